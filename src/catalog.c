@@ -1,0 +1,276 @@
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "catalog.h"
+#include "fileio.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+struct entry {
+	char *section;		/* "EE1023/stream/streams_created", "ui" */
+	char *key;
+	char *text;
+};
+
+struct catalog {
+	struct entry *v;
+	size_t n;
+};
+
+void catalog_free(struct catalog *cat)
+{
+	if (!cat)
+		return;
+	for (size_t i = 0; i < cat->n; i++) {
+		free(cat->v[i].section);
+		free(cat->v[i].key);
+		free(cat->v[i].text);
+	}
+	free(cat->v);
+	free(cat);
+}
+
+static const char *lookup(const struct catalog *cat, const char *section,
+			  const char *key)
+{
+	for (size_t i = 0; i < cat->n; i++)
+		if (strcmp(cat->v[i].section, section) == 0 &&
+		    strcmp(cat->v[i].key, key) == 0)
+			return cat->v[i].text;
+	return NULL;
+}
+
+static void add_entry(struct catalog *cat, const char *section,
+		      const char *key, struct strbuf *text)
+{
+	while (text->len && text->buf[text->len - 1] == '\n')
+		text->buf[--text->len] = '\0';
+	cat->v = xrealloc(cat->v, (cat->n + 1) * sizeof *cat->v);
+	cat->v[cat->n++] = (struct entry){
+		xstrdup(section), xstrdup(key), sb_detach(text)
+	};
+}
+
+/* The format: "[section]" lines; "key: text" on one line, or "key:"
+ * followed by indented lines (indentation removed, line breaks kept);
+ * "#" starts a comment line. */
+struct catalog *catalog_load_text(const char *path, const char *text,
+				  size_t len, struct strbuf *err)
+{
+	struct catalog *cat = xcalloc(1, sizeof *cat);
+	char *copy = xstrndup(text, len), *save = NULL;
+	char *section = NULL, *key = NULL;
+	struct strbuf value = STRBUF_INIT;
+	unsigned long lineno = 0;
+	int bad = 0;
+
+	for (char *line = copy; line && !bad; line = save) {
+		save = strchr(line, '\n');
+		if (save)
+			*save++ = '\0';
+		lineno++;
+		size_t n = strlen(line);
+		if (n && line[n - 1] == '\r')
+			line[--n] = '\0';
+		if (line[0] == ' ' || line[0] == '\t') {
+			char *s = line + strspn(line, " \t");
+			if (!key && *s) {
+				sb_addf(err, "%s:%lu: indented text outside "
+					"a key", path, lineno);
+				bad = 1;
+			} else if (key) {
+				sb_adds(&value, s);
+				sb_addc(&value, '\n');
+			}
+			continue;
+		}
+		if (key) {
+			add_entry(cat, section, key, &value);
+			free(key);
+			key = NULL;
+		}
+		if (!*line || *line == '#')
+			continue;
+		if (*line == '[') {
+			char *end = strchr(line, ']');
+			if (!end || end[1] || end == line + 1) {
+				sb_addf(err, "%s:%lu: expected [section]",
+					path, lineno);
+				bad = 1;
+				continue;
+			}
+			free(section);
+			section = xstrndup(line + 1, (size_t)(end - line - 1));
+			continue;
+		}
+		char *colon = strchr(line, ':');
+		if (!section || !colon || colon == line) {
+			sb_addf(err, "%s:%lu: expected 'key: text' inside a "
+				"[section]", path, lineno);
+			bad = 1;
+			continue;
+		}
+		key = xstrndup(line, (size_t)(colon - line));
+		sb_adds(&value, colon + 1 + strspn(colon + 1, " \t"));
+		if (value.len)
+			sb_addc(&value, '\n');
+	}
+	if (key && !bad)
+		add_entry(cat, section, key, &value);
+	free(key);
+	free(section);
+	free(copy);
+	sb_free(&value);
+	if (bad) {
+		catalog_free(cat);
+		return NULL;
+	}
+	return cat;
+}
+
+struct catalog *catalog_load(const char *path, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (read_small_file(path, &text, 1 << 20) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		sb_free(&text);
+		return NULL;
+	}
+	struct catalog *cat = catalog_load_text(path, text.buf, text.len, err);
+	sb_free(&text);
+	return cat;
+}
+
+const char *catalog_text(const struct catalog *cat, const char *key)
+{
+	const char *t = cat ? lookup(cat, "ui", key) : NULL;
+
+	return t ? t : key;
+}
+
+static const char *class_text(const struct catalog *cat, enum code code,
+			      enum resource res, enum cause cause,
+			      const char *key)
+{
+	char sec[96];
+	const char *t;
+
+	snprintf(sec, sizeof sec, "%s/%s/%s", code_name(code),
+		 resource_name(res), cause_name(cause));
+	if ((t = lookup(cat, sec, key)))
+		return t;
+	snprintf(sec, sizeof sec, "%s/%s/*", code_name(code),
+		 resource_name(res));
+	if ((t = lookup(cat, sec, key)))
+		return t;
+	snprintf(sec, sizeof sec, "%s/*/*", code_name(code));
+	return lookup(cat, sec, key);
+}
+
+/* The value a template name stands for, or NULL. */
+static const char *value_of(const struct incident *inc, const char *name,
+			    char *num)
+{
+	if (strcmp(name, "pid") == 0) {
+		snprintf(num, 32, "%ld", inc->pid);
+		return inc->pid ? num : NULL;
+	}
+	if (strcmp(name, "name") == 0)
+		return inc->name && *inc->name ? inc->name : NULL;
+	if (strcmp(name, "code") == 0)
+		return code_name(inc->code);
+	if (strcmp(name, "resource") == 0)
+		return resource_name(inc->resource);
+	if (strcmp(name, "cause") == 0)
+		return cause_name(inc->cause);
+	if (strcmp(name, "reported_code") == 0)
+		return inc->reported_code;
+	const char *v = incident_field(inc, name);
+	return v && *v ? v : NULL;
+}
+
+static void render(const char *t, const char *end, const struct incident *inc,
+		   struct strbuf *out)
+{
+	char num[32];
+
+	while (t < end) {
+		const char *open = memchr(t, '{', (size_t)(end - t));
+		if (!open) {
+			sb_add(out, t, (size_t)(end - t));
+			return;
+		}
+		sb_add(out, t, (size_t)(open - t));
+		/* Find the matching brace: conditionals nest placeholders. */
+		int depth = 0;
+		const char *close = open;
+		for (; close < end; close++) {
+			depth += *close == '{';
+			depth -= *close == '}';
+			if (depth == 0)
+				break;
+		}
+		if (close >= end) {
+			sb_add(out, open, (size_t)(end - open));
+			return;
+		}
+		if (open[1] == '?' || open[1] == '!') {
+			const char *colon = memchr(open, ':', (size_t)(close - open));
+			if (colon) {
+				char *name = xstrndup(open + 2,
+						      (size_t)(colon - open - 2));
+				int present = value_of(inc, name, num) != NULL;
+				if (present == (open[1] == '?'))
+					render(colon + 1, close, inc, out);
+				free(name);
+			}
+		} else {
+			char *name = xstrndup(open + 1, (size_t)(close - open - 1));
+			const char *v = value_of(inc, name, num);
+			if (v)
+				sanitize(out, v, strlen(v));
+			else
+				sb_adds(out, "?");
+			free(name);
+		}
+		t = close + 1;
+	}
+}
+
+int catalog_render(const struct catalog *cat, const char *key,
+		   const struct incident *inc, struct strbuf *out)
+{
+	const char *t = class_text(cat, inc->code, inc->resource, inc->cause,
+				   key);
+
+	if (!t)
+		return -1;
+	render(t, t + strlen(t), inc, out);
+	return 0;
+}
+
+int catalog_check_complete(const struct catalog *cat, struct strbuf *err)
+{
+	static const char *const keys[] = { "title", "summary", "fix" };
+
+	for (enum resource r = RES_STREAM; r < RES_COUNT; r++) {
+		enum code code = r <= RES_ASYNC_COPY || r == RES_UNKNOWN
+				 ? CODE_EE1023 : CODE_EE1001;
+		for (enum cause c = CAUSE_GRAPH_STREAMS; c < CAUSE_COUNT; c++) {
+			for (size_t k = 0; k < 3; k++) {
+				if (class_text(cat, code, r, c, keys[k]))
+					continue;
+				sb_addf(err, "no '%s' for %s/%s/%s", keys[k],
+					code_name(code), resource_name(r),
+					cause_name(c));
+				return -1;
+			}
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,529 @@
+#include "config.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "classifier.h"
+#include "decode.h"
+#include "xalloc.h"
+
+#define MAX_RAW 40		/* raw lines kept per incident */
+#define MAX_LOCS 64		/* source locations remembered per chain */
+#define MAX_OPEN 1024		/* open chains before the stalest is closed */
+#define MAX_EVIDENCE 16		/* evidence items one line may give */
+#define MAX_RAW_BYTES 2048	/* of one raw line */
+/* One failed call writes its chain within microseconds; lines of the same
+ * thread a second apart belong to another call. */
+#define CHAIN_GAP_USEC 1000000
+
+struct evidence {
+	enum code code;
+	enum resource resource;
+	enum cause cause;
+	int weight;
+};
+
+struct capture {
+	size_t name, value, len;	/* offsets into facts.caps */
+	int weight;
+};
+
+/* What the rules say of one record. */
+struct facts {
+	unsigned roles;
+	struct evidence ev[MAX_EVIDENCE];
+	int nev;
+	int weight;		/* of the rule whose captures come next */
+	struct strbuf caps;
+	struct capture *cap;
+	size_t ncap, capcap;
+};
+
+struct chain {
+	int screen;
+	long pid, tid;
+	char *name;
+	const char *file;	/* screen key */
+	char *prefix;		/* screen key */
+	unsigned long long tick;
+	logtime_t last;
+	int boundary, veto, heading, body;
+	uint32_t locs[MAX_LOCS];
+	size_t nlocs;
+	uint32_t lastloc, lasttext;
+	int code_w[3];
+	enum resource res[3];
+	int res_w[3];
+	enum cause cause[3];
+	int cause_w[3];
+	int reported_w;
+	struct incident *inc;
+};
+
+struct classifier {
+	struct ruleset *rs;
+	incident_fn emit;
+	void *ctx;
+	struct chain **open;
+	size_t nopen, capopen;
+	unsigned long long tick;
+	struct facts facts;
+};
+
+static uint32_t hash(const char *s, size_t n)
+{
+	uint32_t h = 2166136261u;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ (unsigned char)s[i]) * 16777619u;
+	return h ? h : 1;
+}
+
+struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
+				  void *ctx)
+{
+	struct classifier *c = xcalloc(1, sizeof *c);
+
+	c->rs = rs;
+	c->emit = emit;
+	c->ctx = ctx;
+	return c;
+}
+
+static void chain_free(struct chain *ch)
+{
+	incident_free(ch->inc);
+	free(ch->name);
+	free(ch->prefix);
+	free(ch);
+}
+
+void classifier_free(struct classifier *c)
+{
+	if (!c)
+		return;
+	for (size_t i = 0; i < c->nopen; i++)
+		chain_free(c->open[i]);
+	free(c->open);
+	sb_free(&c->facts.caps);
+	free(c->facts.cap);
+	free(c);
+}
+
+void classifier_set_tick(struct classifier *c, unsigned long long tick)
+{
+	c->tick = tick;
+}
+
+size_t classifier_open_chains(const struct classifier *c)
+{
+	return c->nopen;
+}
+
+/* ---- what one record says ---- */
+
+static enum code code_of_resource(enum resource r)
+{
+	if (r >= RES_STREAM && r <= RES_ASYNC_COPY)
+		return CODE_EE1023;
+	if (r == RES_MEMCPY || r == RES_ARGUMENT)
+		return CODE_EE1001;
+	return CODE_NONE;
+}
+
+static enum resource resource_of_cause(enum cause c)
+{
+	switch (c) {
+	case CAUSE_GRAPH_STREAMS:
+	case CAUSE_STREAMS_CREATED: return RES_STREAM;
+	case CAUSE_GRAPH_CONCURRENCY:
+	case CAUSE_NOTIFIES_CREATED: return RES_NOTIFY;
+	case CAUSE_EVENTS_CREATED: return RES_EVENT;
+	case CAUSE_GRAPH_COPY_TASKS: return RES_ASYNC_COPY;
+	case CAUSE_KIND_LOCATION_MISMATCH: return RES_MEMCPY;
+	default: return RES_NONE;
+	}
+}
+
+static void on_rule(void *ctx, const struct rule_info *info)
+{
+	struct facts *f = ctx;
+
+	f->roles |= 1u << info->role;
+	f->weight = info->weight;
+	enum code code = info->code;
+	if (!code)
+		code = code_of_resource(info->resource);
+	if (!code)
+		code = code_of_resource(resource_of_cause(info->cause));
+	if (!code || f->nev == MAX_EVIDENCE)
+		return;
+	f->ev[f->nev++] = (struct evidence){
+		code, info->resource, info->cause, info->weight
+	};
+}
+
+static void on_capture(void *ctx, const char *name, const char *value,
+		       size_t len)
+{
+	struct facts *f = ctx;
+
+	if (f->ncap == f->capcap) {
+		f->capcap = f->capcap ? 2 * f->capcap : 16;
+		f->cap = xrealloc(f->cap, f->capcap * sizeof *f->cap);
+	}
+	struct capture *cp = &f->cap[f->ncap++];
+	cp->name = f->caps.len;
+	sb_add(&f->caps, name, strlen(name) + 1);
+	cp->value = f->caps.len;
+	cp->len = len;
+	sb_add(&f->caps, value, len);
+	sb_addc(&f->caps, '\0');
+	cp->weight = f->weight;
+}
+
+static void read_facts(struct classifier *c, const struct record *rec)
+{
+	struct facts *f = &c->facts;
+
+	f->roles = 0;
+	f->nev = 0;
+	f->ncap = 0;
+	sb_reset(&f->caps);
+	for (enum role r = ROLE_NONE; r < ROLE_PREFIX; r++)
+		ruleset_match(c->rs, r, rec->level, rec->text, rec->len,
+			      on_rule, on_capture, f);
+}
+
+static int has_role(const struct facts *f, enum role r)
+{
+	return (f->roles >> r) & 1;
+}
+
+/* ---- chains ---- */
+
+static struct chain *find_chain(struct classifier *c, const struct record *rec,
+				size_t *index)
+{
+	int screen = rec->level == LEVEL_SCREEN;
+
+	for (size_t i = 0; i < c->nopen; i++) {
+		struct chain *ch = c->open[i];
+		if (ch->screen != screen)
+			continue;
+		if (screen ? (ch->file == rec->file &&
+			      strlen(ch->prefix) == rec->prefixlen &&
+			      memcmp(ch->prefix, rec->prefix, rec->prefixlen) == 0)
+			   : (ch->pid == rec->pid && ch->tid == rec->tid &&
+			      strlen(ch->name) == rec->namelen &&
+			      memcmp(ch->name, rec->name, rec->namelen) == 0)) {
+			*index = i;
+			return ch;
+		}
+	}
+	return NULL;
+}
+
+static enum code final_code(const struct chain *ch)
+{
+	if (!ch->code_w[CODE_EE1023] && !ch->code_w[CODE_EE1001])
+		return CODE_NONE;
+	return ch->code_w[CODE_EE1001] > ch->code_w[CODE_EE1023]
+	       ? CODE_EE1001 : CODE_EE1023;
+}
+
+/* Inner codes are printed in hex by new releases and in decimal by old
+ * ones; incidents always show hex so they can be compared. */
+static void normalise_inner_code(struct incident *inc)
+{
+	const char *v = incident_field(inc, "inner_code");
+	char buf[32];
+
+	if (!v || !*v || strncmp(v, "0x", 2) == 0 || strlen(v) > 12)
+		return;
+	for (const char *p = v; *p; p++)
+		if (*p < '0' || *p > '9')
+			return;
+	snprintf(buf, sizeof buf, "0x%llx", strtoull(v, NULL, 10));
+	incident_set_field(inc, "inner_code", buf, strlen(buf));
+}
+
+static void finish_incident(struct chain *ch, struct incident *inc)
+{
+	enum code code = final_code(ch);
+	enum resource res = ch->res[code];
+	enum cause cause = ch->cause[code];
+
+	/* A cause names its resource; when they disagree the stronger
+	 * evidence decides which of the two stands. */
+	enum resource implied = resource_of_cause(cause);
+	if (implied && res && implied != res) {
+		if (ch->cause_w[code] >= ch->res_w[code])
+			res = implied;
+		else
+			cause = CAUSE_UNKNOWN;
+	}
+	if (!res)
+		res = implied ? implied
+		      : code == CODE_EE1001 ? RES_ARGUMENT : RES_UNKNOWN;
+	inc->code = code;
+	inc->resource = res;
+	inc->cause = cause ? cause : CAUSE_UNKNOWN;
+	if (!inc->reported_code)
+		inc->reported_code = xstrdup(code_name(code));
+	if (!inc->name)
+		inc->name = xstrdup("");
+	normalise_inner_code(inc);
+	decode_incident(inc);
+}
+
+static void close_at(struct classifier *c, size_t i)
+{
+	struct chain *ch = c->open[i];
+
+	c->open[i] = c->open[--c->nopen];
+	if (final_code(ch) != CODE_NONE && !ch->veto) {
+		struct incident *inc = ch->inc;
+		ch->inc = NULL;
+		finish_incident(ch, inc);
+		c->emit(c->ctx, inc);
+	}
+	chain_free(ch);
+}
+
+static void close_stalest(struct classifier *c)
+{
+	size_t oldest = 0;
+
+	for (size_t i = 1; i < c->nopen; i++)
+		if (c->open[i]->tick < c->open[oldest]->tick)
+			oldest = i;
+	close_at(c, oldest);
+}
+
+static struct chain *open_chain(struct classifier *c, const struct record *rec)
+{
+	struct chain *ch = xcalloc(1, sizeof *ch);
+	struct incident *inc = xcalloc(1, sizeof *inc);
+
+	if (c->nopen == MAX_OPEN)
+		close_stalest(c);
+	ch->screen = rec->level == LEVEL_SCREEN;
+	if (ch->screen) {
+		ch->file = rec->file;
+		ch->prefix = xstrndup(rec->prefix, rec->prefixlen);
+	} else {
+		ch->pid = rec->pid;
+		ch->tid = rec->tid;
+		ch->name = xstrndup(rec->name, rec->namelen);
+		inc->pid = rec->pid;
+		inc->tid = rec->tid;
+		inc->name = xstrndup(rec->name, rec->namelen);
+	}
+	if (!ch->name)
+		ch->name = xstrdup("");
+	inc->file = rec->file;
+	inc->line = rec->line;
+	inc->first = rec->time;
+	ch->inc = inc;
+	if (c->nopen == c->capopen) {
+		c->capopen = c->capopen ? 2 * c->capopen : 16;
+		c->open = xrealloc(c->open, c->capopen * sizeof *c->open);
+	}
+	c->open[c->nopen++] = ch;
+	return ch;
+}
+
+static void merge_evidence(struct chain *ch, const struct facts *f)
+{
+	for (int i = 0; i < f->nev; i++) {
+		const struct evidence *e = &f->ev[i];
+		if (e->weight > ch->code_w[e->code])
+			ch->code_w[e->code] = e->weight;
+		if (e->resource && e->weight > ch->res_w[e->code]) {
+			ch->res[e->code] = e->resource;
+			ch->res_w[e->code] = e->weight;
+		}
+		if (e->cause && e->weight > ch->cause_w[e->code]) {
+			ch->cause[e->code] = e->cause;
+			ch->cause_w[e->code] = e->weight;
+		}
+	}
+	if (has_role(f, ROLE_VETO))
+		ch->veto = 1;
+}
+
+/* Named captures: pid, name, time and reported describe the incident;
+ * every other name is a field.  The first value of a field wins: the
+ * first line of a chain is the place that failed. */
+static void merge_captures(struct chain *ch, const struct facts *f)
+{
+	struct incident *inc = ch->inc;
+
+	for (size_t i = 0; i < f->ncap; i++) {
+		const struct capture *cp = &f->cap[i];
+		const char *name = f->caps.buf + cp->name;
+		const char *value = f->caps.buf + cp->value;
+		if (strcmp(name, "reported") == 0) {
+			if (cp->weight > ch->reported_w) {
+				free(inc->reported_code);
+				inc->reported_code = xstrndup(value, cp->len);
+				ch->reported_w = cp->weight;
+			}
+		} else if (strcmp(name, "pid") == 0) {
+			if (ch->screen && !inc->pid)
+				inc->pid = strtol(value, NULL, 10);
+		} else if (strcmp(name, "name") == 0) {
+			if (ch->screen && !inc->name)
+				inc->name = xstrndup(value, cp->len);
+		} else if (strcmp(name, "time") == 0) {
+			logtime_t t = logtime_parse(value, cp->len);
+			if (ch->screen && t != LOGTIME_UNKNOWN) {
+				if (inc->first == LOGTIME_UNKNOWN)
+					inc->first = t;
+				inc->last = t;
+			}
+		} else if (!incident_field(inc, name)) {
+			incident_set_field(inc, name, value, cp->len);
+		}
+	}
+}
+
+static void append_line(struct chain *ch, const struct record *rec)
+{
+	struct incident *inc = ch->inc;
+
+	inc->nlines += rec->nlines;
+	if (rec->time != LOGTIME_UNKNOWN) {
+		if (inc->first == LOGTIME_UNKNOWN)
+			inc->first = rec->time;
+		inc->last = rec->time;
+		ch->last = rec->time;
+	}
+	ch->tick = 0;
+	if (inc->nraw < MAX_RAW) {
+		size_t n = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
+						       : MAX_RAW_BYTES;
+		inc->raw = xrealloc(inc->raw, (inc->nraw + 1) * sizeof *inc->raw);
+		inc->raw[inc->nraw++] = (struct rawline){
+			rec->file, rec->line, xstrndup(rec->raw, n)
+		};
+	}
+	if (rec->srcloclen) {
+		uint32_t h = hash(rec->srcloc, rec->srcloclen);
+		if (ch->nlocs < MAX_LOCS)
+			ch->locs[ch->nlocs++] = h;
+		ch->lastloc = h;
+	}
+	ch->lasttext = hash(rec->text, rec->len);
+}
+
+/* Whether this plog record starts another call rather than continuing the
+ * chain: after the API boundary only trailer lines follow; a place in the
+ * code met again (other than the line just before, which often writes
+ * two lines) means the call was made again; a long pause means so too. */
+static int starts_new_call(const struct chain *ch, const struct record *rec,
+			   const struct facts *f)
+{
+	if (ch->boundary && !has_role(f, ROLE_TRAILER))
+		return 1;
+	if (rec->time != LOGTIME_UNKNOWN && ch->last != LOGTIME_UNKNOWN &&
+	    (rec->time - ch->last > CHAIN_GAP_USEC || rec->time < ch->last - CHAIN_GAP_USEC))
+		return 1;
+	if (!rec->srcloclen)
+		return 0;
+	uint32_t h = hash(rec->srcloc, rec->srcloclen);
+	if (h == ch->lastloc)
+		return hash(rec->text, rec->len) == ch->lasttext;
+	for (size_t i = 0; i < ch->nlocs; i++)
+		if (ch->locs[i] == h)
+			return 1;
+	return 0;
+}
+
+static void feed_plog(struct classifier *c, const struct record *rec)
+{
+	size_t i;
+	struct chain *ch = find_chain(c, rec, &i);
+	const struct facts *f = &c->facts;
+
+	if (ch && starts_new_call(ch, rec, f)) {
+		close_at(c, i);
+		ch = NULL;
+	}
+	if (!ch)
+		ch = open_chain(c, rec);
+	append_line(ch, rec);
+	merge_evidence(ch, f);
+	merge_captures(ch, f);
+	if (has_role(f, ROLE_BOUNDARY))
+		ch->boundary = 1;
+	ch->tick = c->tick;
+}
+
+/* Screen output: a block is a heading (Name(CODE): ...) with the
+ * preamble lines before it and its Solution/TraceBack body after it.  A
+ * new heading after a heading or a body starts the next block; any other
+ * line ends the block. */
+static void feed_screen(struct classifier *c, const struct record *rec)
+{
+	size_t i;
+	struct chain *ch = find_chain(c, rec, &i);
+	const struct facts *f = &c->facts;
+	int heading = has_role(f, ROLE_HEADING);
+	int opens = heading || has_role(f, ROLE_PREAMBLE);
+	int body = has_role(f, ROLE_BODY);
+
+	if (ch && ((opens && (ch->heading || ch->body)) || (!opens && !body))) {
+		close_at(c, i);
+		ch = NULL;
+	}
+	/* Only a block makes an incident: screen output is full of prose,
+	 * and a code or a resource named in passing is not a failure. */
+	if (!ch && !opens)
+		return;
+	if (!ch)
+		ch = open_chain(c, rec);
+	append_line(ch, rec);
+	merge_evidence(ch, f);
+	merge_captures(ch, f);
+	ch->heading |= heading;
+	ch->body |= body && !opens;
+	ch->tick = c->tick;
+}
+
+void classifier_feed(struct classifier *c, const struct record *rec)
+{
+	read_facts(c, rec);
+	if (rec->level == LEVEL_SCREEN)
+		feed_screen(c, rec);
+	else
+		feed_plog(c, rec);
+}
+
+int classifier_screen_open(struct classifier *c, const char *file,
+			   const char *prefix, size_t prefixlen)
+{
+	struct record key = {
+		.level = LEVEL_SCREEN, .file = file, .prefix = prefix,
+		.prefixlen = prefixlen
+	};
+	size_t i;
+
+	return find_chain(c, &key, &i) != NULL;
+}
+
+void classifier_flush(struct classifier *c)
+{
+	while (c->nopen)
+		close_at(c, c->nopen - 1);
+}
+
+void classifier_expire(struct classifier *c, unsigned long long tick)
+{
+	for (size_t i = c->nopen; i-- > 0;)
+		if (c->open[i]->tick <= tick)
+			close_at(c, i);
+}

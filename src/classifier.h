@@ -1,0 +1,62 @@
+/* Groups records into chains (the lines one failed API call wrote on one
+ * thread, or one screen-print block) and turns each closed chain that
+ * carries evidence into an incident.  It is fed one record at a time, so
+ * the same code serves a whole tree read at once and a file followed
+ * live. */
+#ifndef PLOGTOP_CLASSIFIER_H
+#define PLOGTOP_CLASSIFIER_H
+
+#include <stddef.h>
+
+#include "incident.h"
+#include "logtime.h"
+#include "plogline.h"
+#include "rules.h"
+
+/* One log record: a plog line with its continuation lines, or one line
+ * of screen output. */
+struct record {
+	const char *text;	/* what rules see: the message */
+	size_t len;
+	const char *raw;	/* the whole line(s), for showing */
+	size_t rawlen;
+	enum plog_level level;	/* LEVEL_SCREEN for screen output */
+	long pid, tid;
+	const char *name;
+	size_t namelen;
+	logtime_t time;
+	const char *srcloc;	/* "file.cc:123" or NULL */
+	size_t srcloclen;
+	const char *file;	/* interned path */
+	unsigned long line;
+	unsigned nlines;	/* 1 + continuation lines */
+	const char *prefix;	/* screen: launcher prefix ("" if none) */
+	size_t prefixlen;
+};
+
+/* Receives each incident; it takes ownership. */
+typedef void (*incident_fn)(void *ctx, struct incident *inc);
+
+struct classifier;
+
+struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
+				  void *ctx);
+void classifier_free(struct classifier *c);
+
+void classifier_feed(struct classifier *c, const struct record *rec);
+
+/* Whether a screen-print block is open for this source and prefix: then
+ * an indented line belongs to it rather than to the plog record above. */
+int classifier_screen_open(struct classifier *c, const char *file,
+			   const char *prefix, size_t prefixlen);
+
+/* Closes every open chain: the end of the input. */
+void classifier_flush(struct classifier *c);
+
+/* Closes the chains whose last line arrived at or before the given
+ * arrival tick (a counter the caller advances, e.g. milliseconds). */
+void classifier_expire(struct classifier *c, unsigned long long tick);
+void classifier_set_tick(struct classifier *c, unsigned long long tick);
+size_t classifier_open_chains(const struct classifier *c);
+
+#endif

@@ -1,0 +1,38 @@
+/* Turns lines into records for the classifier: a plog line with the
+ * header-less lines that continue it, or a line of screen output.  Only
+ * ERROR records reach the rules; every other plog record is skipped after
+ * a look at its first bytes, which is what keeps a scan fast. */
+#ifndef PLOGTOP_FEEDER_H
+#define PLOGTOP_FEEDER_H
+
+#include <stddef.h>
+
+#include "classifier.h"
+#include "rules.h"
+#include "strbuf.h"
+
+enum file_kind {
+	FILE_PLOG,	/* a plog or device log: every line is plog grammar */
+	FILE_MIXED,	/* any other text: captured stdout/stderr, a paste */
+};
+
+struct feeder;
+
+struct feeder *feeder_new(struct ruleset *rs, struct classifier *c);
+void feeder_free(struct feeder *f);
+
+/* Sets the file the next lines come from.  The record being assembled
+ * carries over, so a record continued across a rotation stays whole. */
+void feeder_set_file(struct feeder *f, const char *file, enum file_kind kind);
+void feeder_line(struct feeder *f, const char *line, size_t len,
+		 unsigned long lineno);
+/* Ends the record being assembled (end of a process's files, or quiet). */
+void feeder_flush(struct feeder *f);
+int feeder_has_pending(const struct feeder *f);
+
+/* Whether a file name is one of the plog family's. */
+enum file_kind file_kind_of(const char *path);
+/* The pid and stamp in a plog family file name (0 when absent). */
+void plog_name_parts(const char *path, long *pid, unsigned long long *stamp);
+
+#endif

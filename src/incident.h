@@ -1,0 +1,45 @@
+/* An incident: one failed API call, however many lines it wrote. */
+#ifndef PLOGTOP_INCIDENT_H
+#define PLOGTOP_INCIDENT_H
+
+#include <stddef.h>
+
+#include "logtime.h"
+#include "rules.h"
+
+struct field {
+	char *key;
+	char *value;	/* as the log wrote it: sanitise before showing */
+};
+
+struct rawline {
+	const char *file;	/* interned, owned by the model */
+	unsigned long line;
+	char *text;		/* as the log wrote it */
+};
+
+struct incident {
+	long pid;		/* 0 when the log did not say */
+	char *name;
+	long tid;
+	enum code code;
+	enum resource resource;
+	enum cause cause;
+	char *reported_code;	/* the code as the log printed it */
+	logtime_t first, last;
+	const char *file;	/* where its first line is */
+	unsigned long line;
+	unsigned nlines;
+	struct field *fields;
+	size_t nfields;
+	struct rawline *raw;	/* may be dropped once no view needs it */
+	size_t nraw;
+};
+
+const char *incident_field(const struct incident *inc, const char *key);
+void incident_set_field(struct incident *inc, const char *key,
+			const char *value, size_t len);
+void incident_drop_raw(struct incident *inc);
+void incident_free(struct incident *inc);
+
+#endif

@@ -1,0 +1,40 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "json.h"
+#include "sanitize.h"
+
+void json_string(struct strbuf *out, const char *s, size_t n)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, s, n);
+	sb_addc(out, '"');
+	/* The sanitiser leaves no control byte; only these two need it. */
+	for (size_t i = 0; i < clean.len; i++) {
+		char c = clean.buf[i];
+		if (c == '"' || c == '\\')
+			sb_addc(out, '\\');
+		sb_addc(out, c);
+	}
+	sb_addc(out, '"');
+	sb_free(&clean);
+}
+
+void json_cstring(struct strbuf *out, const char *s)
+{
+	json_string(out, s, strlen(s));
+}
+
+void json_time(struct strbuf *out, logtime_t t)
+{
+	char iso[LOGTIME_ISO_LEN];
+
+	if (t == LOGTIME_UNKNOWN) {
+		sb_adds(out, "null");
+		return;
+	}
+	logtime_iso(t, iso);
+	sb_addf(out, "\"%s\"", iso);
+}

@@ -1,0 +1,191 @@
+#include "config.h"
+
+#include <ctype.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "logtime.h"
+
+/* Days since 1970-01-01 of a proleptic Gregorian date (Howard Hinnant's
+ * days_from_civil), so no time zone or libc state is involved. */
+static int64_t days_from_civil(int64_t y, int m, int d)
+{
+	y -= m <= 2;
+	int64_t era = (y >= 0 ? y : y - 399) / 400;
+	int64_t yoe = y - era * 400;
+	int64_t doy = (153 * (m + (m > 2 ? -3 : 9)) + 2) / 5 + d - 1;
+	int64_t doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+	return era * 146097 + doe - 719468;
+}
+
+static void civil_from_days(int64_t z, int *y, int *m, int *d)
+{
+	z += 719468;
+	int64_t era = (z >= 0 ? z : z - 146096) / 146097;
+	int64_t doe = z - era * 146097;
+	int64_t yoe = (doe - doe / 1460 + doe / 36524 - doe / 146096) / 365;
+	int64_t doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+	int64_t mp = (5 * doy + 2) / 153;
+	*d = (int)(doy - (153 * mp + 2) / 5 + 1);
+	*m = (int)(mp < 10 ? mp + 3 : mp - 9);
+	*y = (int)(yoe + era * 400 + (*m <= 2));
+}
+
+static int days_in_month(int y, int m)
+{
+	static const int dm[] = { 31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	int leap = (y % 4 == 0 && y % 100 != 0) || y % 400 == 0;
+
+	return m == 2 ? 28 + leap : dm[m - 1];
+}
+
+logtime_t logtime_make(int year, int mon, int day, int hour, int min,
+		       int sec, int usec)
+{
+	if (year < 1971 || year > 9999 || mon < 1 || mon > 12 || day < 1 ||
+	    day > days_in_month(year, mon) || hour > 23 || min > 59 ||
+	    sec > 60 || usec < 0 || usec > 999999 || hour < 0 || min < 0 ||
+	    sec < 0)
+		return LOGTIME_UNKNOWN;
+	int64_t days = days_from_civil(year, mon, day);
+	int64_t secs = days * 86400 + hour * 3600 + min * 60 + sec;
+	return (logtime_t)(secs * 1000000 + usec);
+}
+
+static int take(const char *d, int n)
+{
+	int v = 0;
+
+	for (int i = 0; i < n; i++)
+		v = v * 10 + (d[i] - '0');
+	return v;
+}
+
+logtime_t logtime_parse(const char *s, size_t n)
+{
+	char d[20];
+	int nd = 0;
+
+	/* The stamp's digits in order, separators ignored: a lost colon or a
+	 * missing fraction then only changes how many digits there are. */
+	for (size_t i = 0; i < n && nd < 20; i++) {
+		if (isdigit((unsigned char)s[i]))
+			d[nd++] = s[i];
+		else if (!strchr(":.- ", s[i]))
+			break;
+	}
+	if (nd < 14)
+		return LOGTIME_UNKNOWN;
+	int usec = 0;
+	if (nd >= 17)
+		usec = take(d + 14, 3) * 1000;
+	if (nd >= 20)
+		usec += take(d + 17, 3);
+	return logtime_make(take(d, 4), take(d + 4, 2), take(d + 6, 2),
+			    take(d + 8, 2), take(d + 10, 2), take(d + 12, 2),
+			    usec);
+}
+
+logtime_t logtime_now(void)
+{
+	struct timespec ts;
+	struct tm tm;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	localtime_r(&ts.tv_sec, &tm);
+	return logtime_make(tm.tm_year + 1900, tm.tm_mon + 1, tm.tm_mday,
+			    tm.tm_hour, tm.tm_min, tm.tm_sec,
+			    (int)(ts.tv_nsec / 1000));
+}
+
+void logtime_iso(logtime_t t, char *buf)
+{
+	if (t == LOGTIME_UNKNOWN) {
+		buf[0] = '\0';
+		return;
+	}
+	int64_t secs = t / 1000000, usec = t % 1000000;
+	int64_t days = secs / 86400, rem = secs % 86400;
+	int y, m, d;
+
+	civil_from_days(days, &y, &m, &d);
+	snprintf(buf, LOGTIME_ISO_LEN, "%04d-%02d-%02dT%02d:%02d:%02d.%06d",
+		 y % 10000, m % 100, d % 100, (int)(rem / 3600) % 100,
+		 (int)(rem / 60 % 60), (int)(rem % 60), (int)usec % 1000000);
+}
+
+static int parse_duration(const char *s, int64_t *secs)
+{
+	int64_t total = 0;
+	int parts = 0;
+
+	while (*s) {
+		if (!isdigit((unsigned char)*s))
+			return -1;
+		int64_t v = 0;
+		while (isdigit((unsigned char)*s)) {
+			v = v * 10 + (*s++ - '0');
+			if (v > 100000000)
+				return -1;
+		}
+		switch (*s++) {
+		case 's': break;
+		case 'm': v *= 60; break;
+		case 'h': v *= 3600; break;
+		case 'd': v *= 86400; break;
+		case 'w': v *= 7 * 86400; break;
+		default: return -1;
+		}
+		total += v;
+		parts++;
+	}
+	if (!parts)
+		return -1;
+	*secs = total;
+	return 0;
+}
+
+static int parse_time(const char *s, logtime_t *out)
+{
+	int y, mo, d, h = 0, mi = 0, sec = 0, used = 0;
+
+	if (sscanf(s, "%4d-%2d-%2d%n", &y, &mo, &d, &used) != 3)
+		return -1;
+	s += used;
+	if (*s == 'T' || *s == ' ') {
+		s++;
+		used = 0;
+		if (sscanf(s, "%2d:%2d%n", &h, &mi, &used) != 2)
+			return -1;
+		s += used;
+		if (*s == ':') {
+			used = 0;
+			if (sscanf(s + 1, "%2d%n", &sec, &used) != 1)
+				return -1;
+			s += 1 + used;
+		}
+	}
+	if (*s)
+		return -1;
+	logtime_t t = logtime_make(y, mo, d, h, mi, sec, 0);
+	if (t == LOGTIME_UNKNOWN)
+		return -1;
+	*out = t;
+	return 0;
+}
+
+int logtime_parse_since(const char *arg, logtime_t now, logtime_t *out)
+{
+	int64_t secs;
+
+	if (strcmp(arg, "now") == 0) {
+		*out = now;
+		return 0;
+	}
+	if (parse_duration(arg, &secs) == 0) {
+		*out = now - secs * 1000000;
+		return 0;
+	}
+	return parse_time(arg, out);
+}

@@ -1,0 +1,193 @@
+/* plogtop: finds Ascend runtime resource exhaustion (EE1023) and invalid
+ * argument (EE1001) incidents in CANN plog logs. */
+#include "config.h"
+
+#include <errno.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "catalog.h"
+#include "datadir.h"
+#include "engine.h"
+#include "options.h"
+#include "report.h"
+#include "rules.h"
+#include "scan.h"
+
+#define EXIT_CLEAN 0
+#define EXIT_INCIDENTS 1
+#define EXIT_TROUBLE 2
+
+static int fail(const char *msg)
+{
+	fprintf(stderr, "plogtop: %s\n", msg);
+	return EXIT_TROUBLE;
+}
+
+static struct ruleset *load_rules(const struct options *o)
+{
+	struct ruleset *rs = ruleset_new();
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+
+	datadir_path(&path, "rules/plogtop.rules");
+	int rc = ruleset_load(rs, path.buf, &err);
+	for (size_t i = 0; rc == 0 && i < o->nrules; i++)
+		rc = ruleset_load(rs, o->rules[i], &err);
+	if (rc < 0) {
+		fail(err.buf);
+		ruleset_free(rs);
+		rs = NULL;
+	}
+	sb_free(&path);
+	sb_free(&err);
+	return rs;
+}
+
+/* messages/LANG.txt for a Chinese locale when that file exists, else
+ * messages/en.txt. */
+static struct catalog *load_catalog(void)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	const char *lang = getenv("PLOGTOP_LANG");
+
+	if (!lang || !*lang)
+		lang = getenv("LC_ALL");
+	if (!lang || !*lang)
+		lang = getenv("LC_MESSAGES");
+	if (!lang || !*lang)
+		lang = getenv("LANG");
+	if (lang && strncmp(lang, "zh", 2) == 0) {
+		datadir_path(&path, "messages/zh_CN.txt");
+		if (access(path.buf, R_OK) != 0)
+			sb_reset(&path);
+	}
+	if (!path.len)
+		datadir_path(&path, "messages/en.txt");
+	struct catalog *cat = catalog_load(path.buf, &err);
+	if (cat && catalog_check_complete(cat, &err) < 0) {
+		catalog_free(cat);
+		cat = NULL;
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "%s: %s", path.buf, err.buf);
+		sb_free(&err);
+		err = msg;
+	}
+	if (!cat)
+		fail(err.buf);
+	sb_free(&path);
+	sb_free(&err);
+	return cat;
+}
+
+static int check_default_root(const struct options *o)
+{
+	struct stat st;
+
+	if (!o->default_root || stat(o->paths[0], &st) == 0)
+		return 0;
+	fprintf(stderr,
+		"plogtop: no plog directory at %s (%s)\n"
+		"plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
+		"$ASCEND_WORK_PATH/log, else $HOME/ascend/log;\n"
+		"plogtop: set one of them, or name a directory or file: "
+		"plogtop PATH\n", o->paths[0], strerror(errno));
+	return -1;
+}
+
+static int use_color(enum color c)
+{
+	const char *term = getenv("TERM");
+	const char *no = getenv("NO_COLOR");
+
+	if (c != COLOR_AUTO)
+		return c == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no && *no) &&
+	       !(term && strcmp(term, "dumb") == 0);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static int run_once(const struct options *o, struct ruleset *rs,
+		    struct catalog *cat)
+{
+	struct model m;
+	struct engine e;
+	struct strbuf err = STRBUF_INIT;
+	struct timespec t0;
+	char host[256] = "";
+
+	model_init(&m);
+	m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
+	engine_init(&e, rs, &m);
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = scan_paths(&e, o->paths, o->npaths, &err);
+	m.stats.seconds = seconds_since(&t0);
+	engine_free(&e);
+	if (rc < 0) {
+		fail(err.buf);
+		sb_free(&err);
+		model_free(&m);
+		return EXIT_TROUBLE;
+	}
+	model_sort(&m);
+	gethostname(host, sizeof host - 1);
+	struct report_opts ro = {
+		.cat = cat, .host = host, .version = PACKAGE_VERSION,
+		.color = use_color(o->color), .width = 80,
+	};
+	rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
+				      : report_text(&m, &ro, stdout);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	int status = m.n ? EXIT_INCIDENTS : EXIT_CLEAN;
+	if (rc < 0) {
+		fprintf(stderr, "plogtop: writing the report: %s\n",
+			strerror(errno));
+		status = EXIT_TROUBLE;
+	}
+	model_free(&m);
+	sb_free(&err);
+	return status;
+}
+
+int main(int argc, char **argv)
+{
+	struct options o;
+	int status;
+
+	setlocale(LC_ALL, "");
+	status = options_parse(&o, argc, argv);
+	if (status) {
+		options_free(&o);
+		return status == 1 ? EXIT_CLEAN : EXIT_TROUBLE;
+	}
+	struct ruleset *rs = load_rules(&o);
+	struct catalog *cat = rs ? load_catalog() : NULL;
+	if (!rs || !cat) {
+		status = EXIT_TROUBLE;
+	} else if (o.check_rules) {
+		printf("plogtop: %zu rules and their samples are good\n",
+		       ruleset_count(rs));
+		status = EXIT_CLEAN;
+	} else if (check_default_root(&o) < 0) {
+		status = EXIT_TROUBLE;
+	} else {
+		status = run_once(&o, rs, cat);
+	}
+	catalog_free(cat);
+	ruleset_free(rs);
+	options_free(&o);
+	return status;
+}

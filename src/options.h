@@ -1,0 +1,31 @@
+/* The command line. */
+#ifndef PLOGTOP_OPTIONS_H
+#define PLOGTOP_OPTIONS_H
+
+#include <stddef.h>
+
+#include "logtime.h"
+
+enum format { FORMAT_TEXT, FORMAT_JSON };
+enum color { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
+
+struct options {
+	int once;
+	enum format format;
+	enum color color;
+	char **rules;		/* --rules files, in order */
+	size_t nrules;
+	const char *since_arg;
+	logtime_t since;
+	int check_rules;
+	char **paths;		/* PATH arguments, or the default root */
+	size_t npaths;
+	int default_root;	/* paths came from the environment */
+};
+
+/* Parses argv.  Returns 0 to go on, 1 when --help or --version was
+ * handled (exit 0), or 2 after printing a usage error. */
+int options_parse(struct options *o, int argc, char **argv);
+void options_free(struct options *o);
+
+#endif

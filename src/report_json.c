@@ -1,0 +1,158 @@
+#include "config.h"
+
+#include <errno.h>
+#include <string.h>
+#include <time.h>
+
+#include "json.h"
+#include "report.h"
+
+static void kv_str(struct strbuf *sb, const char *key, const char *value)
+{
+	sb_addf(sb, "\"%s\": ", key);
+	json_cstring(sb, value);
+}
+
+static void pid_value(struct strbuf *sb, long pid)
+{
+	if (pid)
+		sb_addf(sb, "%ld", pid);
+	else
+		sb_adds(sb, "null");
+}
+
+static void render_text(struct strbuf *sb, const char *key,
+			const struct incident *inc, const struct catalog *cat)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	if (cat)
+		catalog_render(cat, key, inc, &text);
+	sb_addf(sb, "\"%s\": ", key);
+	json_string(sb, text.buf ? text.buf : "", text.len);
+	sb_free(&text);
+}
+
+void report_incident_json(struct strbuf *sb, const struct incident *inc,
+			  const struct catalog *cat, const char *host)
+{
+	sb_adds(sb, "{");
+	if (host) {
+		kv_str(sb, "host", host);
+		sb_adds(sb, ", ");
+	}
+	sb_adds(sb, "\"pid\": ");
+	pid_value(sb, inc->pid);
+	sb_adds(sb, ", ");
+	kv_str(sb, "name", inc->name);
+	sb_addf(sb, ", \"tid\": ");
+	pid_value(sb, inc->tid);
+	sb_adds(sb, ", ");
+	kv_str(sb, "code", code_name(inc->code));
+	sb_adds(sb, ", ");
+	kv_str(sb, "reported_code", inc->reported_code);
+	sb_adds(sb, ", ");
+	kv_str(sb, "resource", resource_name(inc->resource));
+	sb_adds(sb, ", ");
+	kv_str(sb, "cause", cause_name(inc->cause));
+	sb_adds(sb, ", \"first_seen\": ");
+	json_time(sb, inc->first);
+	sb_adds(sb, ", \"last_seen\": ");
+	json_time(sb, inc->last);
+	sb_adds(sb, ", ");
+	kv_str(sb, "file", inc->file);
+	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
+		inc->line, inc->nlines);
+	for (size_t i = 0; i < inc->nfields; i++) {
+		if (i)
+			sb_adds(sb, ", ");
+		json_cstring(sb, inc->fields[i].key);
+		sb_adds(sb, ": ");
+		json_cstring(sb, inc->fields[i].value);
+	}
+	sb_adds(sb, "}, ");
+	render_text(sb, "summary", inc, cat);
+	sb_adds(sb, ", ");
+	render_text(sb, "fix", inc, cat);
+	sb_adds(sb, "}");
+}
+
+static void scan_part(struct strbuf *sb, const struct model *m)
+{
+	sb_addf(sb, "  \"scan\": {\"files\": %zu, \"bytes\": %llu, "
+		"\"lines\": %zu, \"seconds\": %.3f, \"truncated_lines\": %zu, "
+		"\"since\": ", m->stats.files, m->stats.bytes, m->stats.lines,
+		m->stats.seconds, m->stats.truncated_lines);
+	json_time(sb, m->since);
+	sb_addf(sb, ", \"filtered\": %zu, \"problems\": [", m->filtered);
+	for (size_t i = 0; i < m->nproblems; i++) {
+		sb_adds(sb, i ? ", {" : "{");
+		kv_str(sb, "path", m->problems[i].path);
+		sb_adds(sb, ", ");
+		kv_str(sb, "error", m->problems[i].error);
+		sb_adds(sb, "}");
+	}
+	sb_adds(sb, "]},\n");
+}
+
+static void process_part(struct strbuf *sb, const struct process *p)
+{
+	sb_adds(sb, "    {\"pid\": ");
+	pid_value(sb, p->pid);
+	sb_adds(sb, ", ");
+	kv_str(sb, "name", p->name);
+	sb_adds(sb, ", \"first_seen\": ");
+	json_time(sb, p->first);
+	sb_adds(sb, ", \"last_seen\": ");
+	json_time(sb, p->last);
+	sb_addf(sb, ", \"incidents\": %zu, \"counts\": [", p->total);
+	for (size_t i = 0; i < p->nclasses; i++) {
+		const struct class_count *c = &p->classes[i];
+		sb_addf(sb, "%s{\"code\": \"%s\", \"resource\": \"%s\", "
+			"\"cause\": \"%s\", \"incidents\": %zu}",
+			i ? ", " : "", code_name(c->k.code),
+			resource_name(c->k.resource), cause_name(c->k.cause),
+			c->n);
+	}
+	sb_adds(sb, "]}");
+}
+
+int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	char now[32];
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
+	sb_adds(&sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
+		"  \"schema_version\": 1,\n  ");
+	kv_str(&sb, "tool_version", o->version);
+	sb_adds(&sb, ",\n  ");
+	kv_str(&sb, "host", o->host);
+	sb_addf(&sb, ",\n  \"generated_at\": \"%s\",\n  \"roots\": [", now);
+	for (size_t i = 0; i < m->nroots; i++) {
+		if (i)
+			sb_adds(&sb, ", ");
+		json_cstring(&sb, m->roots[i]);
+	}
+	sb_adds(&sb, "],\n");
+	scan_part(&sb, m);
+	sb_addf(&sb, "  \"status\": \"%s\",\n  \"processes\": [",
+		m->n ? "incidents" : "clean");
+	for (size_t i = 0; i < m->nprocs; i++) {
+		sb_adds(&sb, i ? ",\n" : "\n");
+		process_part(&sb, m->procs[i]);
+	}
+	sb_adds(&sb, m->nprocs ? "\n  ],\n  \"incidents\": [" : "],\n  \"incidents\": [");
+	for (size_t i = 0; i < m->n; i++) {
+		sb_adds(&sb, i ? ",\n    " : "\n    ");
+		report_incident_json(&sb, m->incidents[i], o->cat, NULL);
+	}
+	sb_adds(&sb, m->n ? "\n  ]\n}\n" : "]\n}\n");
+	size_t w = fwrite(sb.buf, 1, sb.len, out);
+	int rc = w == sb.len ? 0 : -1;
+	sb_free(&sb);
+	return rc;
+}

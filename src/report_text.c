@@ -1,0 +1,264 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "report.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+/* SGR sequences; the only escape codes plogtop writes in text reports. */
+#define BOLD(o) ((o)->color ? "\033[1m" : "")
+#define RED(o) ((o)->color ? "\033[1;31m" : "")
+#define DIM(o) ((o)->color ? "\033[2m" : "")
+#define OFF(o) ((o)->color ? "\033[0m" : "")
+
+static const struct {
+	enum resource r;
+	const char *head;
+} columns[] = {
+	{ RES_STREAM, "Strm" }, { RES_NOTIFY, "Ntfy" }, { RES_EVENT, "Evnt" },
+	{ RES_ASYNC_COPY, "Acpy" }, { RES_MEMCPY, "Mcpy" },
+	{ RES_ARGUMENT, "Arg" },
+};
+
+#define NCOLUMNS (sizeof columns / sizeof columns[0])
+
+/* Log content, sanitised, cut to width columns. */
+static void put_clean(struct strbuf *sb, const char *s, size_t width, int pad)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, s, strlen(s));
+	size_t n = text_fit(sb_str(&clean), width);
+	sb_add(sb, sb_str(&clean), n);
+	if (pad) {
+		clean.buf ? (void)(clean.buf[n] = '\0') : (void)0;
+		for (size_t w = text_width(sb_str(&clean)); w < width; w++)
+			sb_addc(sb, ' ');
+	}
+	sb_free(&clean);
+}
+
+static void short_time(char *buf, logtime_t t)
+{
+	char iso[LOGTIME_ISO_LEN];
+
+	if (t == LOGTIME_UNKNOWN) {
+		strcpy(buf, "-");
+		return;
+	}
+	logtime_iso(t, iso);
+	/* 2026-07-13T11:39:20.982549 -> 07-13 11:39 */
+	snprintf(buf, 16, "%.5s %.5s", iso + 5, iso + 11);
+}
+
+static void header(struct strbuf *sb, const struct model *m,
+		   const struct report_opts *o)
+{
+	sb_addf(sb, "%splogtop %s%s: ", BOLD(o), o->version, OFF(o));
+	if (m->n)
+		sb_addf(sb, "%s%zu incident%s%s in %zu process%s\n", RED(o),
+			m->n, m->n == 1 ? "" : "s", OFF(o), m->nprocs,
+			m->nprocs == 1 ? "" : "es");
+	else
+		sb_adds(sb, "no EE1023 or EE1001 incident\n");
+	for (size_t i = 0; i < m->nroots; i++) {
+		sb_adds(sb, i ? "        " : "Roots:  ");
+		put_clean(sb, m->roots[i], 70, 0);
+		sb_addc(sb, '\n');
+	}
+	sb_addf(sb, "Read:   %zu file%s, %zu lines, %.1f MB in %.2f s\n",
+		m->stats.files, m->stats.files == 1 ? "" : "s", m->stats.lines,
+		(double)m->stats.bytes / 1e6, m->stats.seconds);
+	if (m->since != LOGTIME_UNKNOWN) {
+		char iso[LOGTIME_ISO_LEN];
+		logtime_iso(m->since, iso);
+		sb_addf(sb, "Since:  %s (%zu earlier incident%s left out)\n",
+			iso, m->filtered, m->filtered == 1 ? "" : "s");
+	}
+	for (size_t i = 0; i < m->nproblems; i++) {
+		sb_adds(sb, i ? "        " : "Skipped:");
+		sb_addc(sb, i ? ' ' : ' ');
+		put_clean(sb, m->problems[i].path, 50, 0);
+		sb_adds(sb, ": ");
+		put_clean(sb, m->problems[i].error, 20, 0);
+		sb_addc(sb, '\n');
+	}
+}
+
+static void process_table(struct strbuf *sb, const struct model *m,
+			  const struct report_opts *o)
+{
+	sb_addf(sb, "\n%s%-7s %-12s %5s", BOLD(o), "PID", "NAME", "TOTAL");
+	for (size_t c = 0; c < NCOLUMNS; c++)
+		sb_addf(sb, " %4s", columns[c].head);
+	sb_addf(sb, " %-11s %s%s\n", "FIRST", "LAST", OFF(o));
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct process *p = m->procs[i];
+		char first[16], last[16];
+		if (p->pid)
+			sb_addf(sb, "%-7ld ", p->pid);
+		else
+			sb_addf(sb, "%-7s ", "-");
+		put_clean(sb, *p->name ? p->name : "-", 12, 1);
+		sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
+		for (size_t c = 0; c < NCOLUMNS; c++) {
+			size_t n = p->by_resource[columns[c].r];
+			if (n)
+				sb_addf(sb, " %4zu", n);
+			else
+				sb_addf(sb, " %s%4s%s", DIM(o), ".", OFF(o));
+		}
+		short_time(first, p->first);
+		short_time(last, p->last);
+		sb_addf(sb, " %-11s %s\n", first, last);
+	}
+	sb_addf(sb, "%s(Strm stream, Ntfy notify, Evnt event, Acpy async copy "
+		"queue, Mcpy memcpy kind)%s\n", DIM(o), OFF(o));
+}
+
+/* Appends text wrapped to width columns: its first line after first
+ * spaces, the lines it wraps into after next spaces.  The text's own line
+ * breaks are kept; a line starting with "- " wraps under its text. */
+static void wrap(struct strbuf *sb, const char *text, size_t first,
+		 size_t next, size_t width)
+{
+	const char *p = text;
+
+	do {
+		size_t linelen = strcspn(p, "\n");
+		const char *end = p + linelen;
+		size_t hang = linelen > 2 && p[0] == '-' && p[1] == ' ' ? 2 : 0;
+		size_t indent = first;
+		do {
+			size_t room = width > indent + 10 ? width - indent : 10;
+			char *chunk = xstrndup(p, (size_t)(end - p));
+			size_t n = text_fit(chunk, room);
+			if (n == 0 && *chunk)
+				n = 1;
+			if (p + n < end) {
+				size_t sp = n;
+				while (sp > 0 && chunk[sp] != ' ')
+					sp--;
+				if (sp > room / 3)
+					n = sp;
+			}
+			free(chunk);
+			for (size_t i = 0; i < indent; i++)
+				sb_addc(sb, ' ');
+			sb_add(sb, p, n);
+			sb_addc(sb, '\n');
+			p += n;
+			while (p < end && *p == ' ')
+				p++;
+			indent = (first == next ? first : next) + hang;
+		} while (p < end);
+		p = *end ? end + 1 : end;
+		first = next;
+	} while (*p);
+}
+
+static void wrapped(struct strbuf *sb, const char *text, size_t indent,
+		    size_t width)
+{
+	wrap(sb, text, indent, indent, width);
+}
+
+static void section_fields(struct strbuf *sb, const struct incident *inc,
+			   size_t width)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	for (size_t i = 0; i < inc->nfields; i++) {
+		if (i)
+			sb_adds(&line, ", ");
+		sanitize(&line, inc->fields[i].key, strlen(inc->fields[i].key));
+		sb_addc(&line, '=');
+		sanitize(&line, inc->fields[i].value,
+			 strlen(inc->fields[i].value));
+	}
+	if (line.len)
+		wrapped(sb, line.buf, 4, width);
+	sb_free(&line);
+}
+
+static void section(struct strbuf *sb, const struct section *s,
+		    const struct report_opts *o)
+{
+	const struct incident *ex = s->example;
+	struct strbuf t = STRBUF_INIT;
+	size_t width = (size_t)o->width;
+	char iso[LOGTIME_ISO_LEN];
+
+	sb_addf(&t, "== %s %s / %s: ", code_name(s->k.code),
+		resource_name(s->k.resource), cause_name(s->k.cause));
+	catalog_render(o->cat, "title", ex, &t);
+	sb_addf(sb, "\n%s", BOLD(o));
+	wrap(sb, t.buf, 0, 3, width);
+	sb_adds(sb, OFF(o));
+	sb_reset(&t);
+	sb_addf(&t, "%zu incident%s in ", s->n, s->n == 1 ? "" : "s");
+	for (size_t i = 0; i < s->nprocs && i < 8; i++) {
+		if (i)
+			sb_adds(&t, ", ");
+		if (s->pids[i])
+			sb_addf(&t, "%ld ", s->pids[i]);
+		sanitize(&t, *s->names[i] ? s->names[i] : "-",
+			 strlen(*s->names[i] ? s->names[i] : "-"));
+	}
+	if (s->nprocs > 8)
+		sb_addf(&t, " and %zu more", s->nprocs - 8);
+	wrap(sb, t.buf, 0, 2, width);
+	sb_reset(&t);
+	sb_adds(&t, "Example: ");
+	catalog_render(o->cat, "summary", ex, &t);
+	wrap(sb, t.buf, 0, 2, width);
+	logtime_iso(ex->first, iso);
+	sb_addf(sb, "  at %s, reported as %s\n", *iso ? iso : "an unknown time",
+		ex->reported_code);
+	section_fields(sb, ex, width);
+	sb_addf(sb, "  %u line%s from ", ex->nlines, ex->nlines == 1 ? "" : "s");
+	sb_reset(&t);
+	sanitize(&t, ex->file, strlen(ex->file));
+	sb_addf(sb, "%s:%lu\n", t.buf, ex->line);
+	for (size_t i = 0; i < ex->nraw; i++) {
+		const char *r = ex->raw[i].text;
+		unsigned long lineno = ex->raw[i].line;
+		/* A record continued on header-less lines shows as many. */
+		do {
+			size_t n = strcspn(r, "\n");
+			char num[24];
+			snprintf(num, sizeof num, "%6lu  ", lineno++);
+			sb_reset(&t);
+			sb_adds(&t, num);
+			sanitize(&t, r, n);
+			sb_adds(sb, DIM(o));
+			wrap(sb, t.buf, 0, 8, width);
+			sb_adds(sb, OFF(o));
+			r += n + (r[n] == '\n');
+		} while (*r);
+	}
+	sb_reset(&t);
+	catalog_render(o->cat, "fix", ex, &t);
+	sb_addf(sb, "%sWhat to do:%s\n", BOLD(o), OFF(o));
+	wrapped(sb, sb_str(&t), 2, width);
+	sb_free(&t);
+}
+
+int report_text(const struct model *m, const struct report_opts *o, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	header(&sb, m, o);
+	if (m->n) {
+		process_table(&sb, m, o);
+		for (size_t i = 0; i < m->nsections; i++)
+			section(&sb, &m->sections[i], o);
+	}
+	size_t w = fwrite(sb.buf, 1, sb.len, out);
+	int rc = w == sb.len ? 0 : -1;
+	sb_free(&sb);
+	return rc;
+}

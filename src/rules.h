@@ -1,0 +1,94 @@
+/* Rules: PCRE2 patterns loaded from data files, each with the facts a
+ * matching line gives (a class, a resource, a cause, a role in its chain)
+ * and sample lines that prove it matches what it was written for.  The
+ * format is documented in doc/plogtop-rules.5 and rules/plogtop.rules. */
+#ifndef PLOGTOP_RULES_H
+#define PLOGTOP_RULES_H
+
+#include <stddef.h>
+
+#include "plogline.h"
+#include "strbuf.h"
+
+enum code { CODE_NONE, CODE_EE1023, CODE_EE1001 };
+
+enum resource {
+	RES_NONE, RES_STREAM, RES_NOTIFY, RES_EVENT, RES_ASYNC_COPY,
+	RES_MEMCPY, RES_ARGUMENT, RES_UNKNOWN, RES_COUNT
+};
+
+enum cause {
+	CAUSE_NONE, CAUSE_GRAPH_STREAMS, CAUSE_STREAMS_CREATED,
+	CAUSE_GRAPH_CONCURRENCY, CAUSE_NOTIFIES_CREATED,
+	CAUSE_EVENTS_CREATED, CAUSE_GRAPH_COPY_TASKS,
+	CAUSE_KIND_LOCATION_MISMATCH, CAUSE_UNKNOWN, CAUSE_COUNT
+};
+
+/* What a matching line means for the chain of lines it belongs to. */
+enum role {
+	ROLE_NONE = 0,		/* evidence and fields only */
+	ROLE_BOUNDARY,		/* the API boundary line: the call has returned */
+	ROLE_TRAILER,		/* may follow the boundary in the same chain */
+	ROLE_VETO,		/* the chain is a look-alike, never an incident */
+	ROLE_HEADING,		/* screen print: Name(CODE): message */
+	ROLE_PREAMBLE,		/* screen print: a line that may open a block */
+	ROLE_BODY,		/* screen print: Solution, TraceBack, indented */
+	ROLE_PREFIX,		/* a launcher's prefix, stripped before parsing */
+	ROLE_COUNT
+};
+
+struct rule;
+struct ruleset;
+
+struct rule_info {
+	const char *name;
+	enum role role;
+	enum code code;
+	enum resource resource;
+	enum cause cause;
+	int weight;
+};
+
+/* Called for each named capture of a match. */
+typedef void (*capture_fn)(void *ctx, const char *name, const char *value,
+			   size_t len);
+
+struct ruleset *ruleset_new(void);
+void ruleset_free(struct ruleset *rs);
+
+/* Loads a rules file and checks every rule's samples.  On error returns
+ * -1 with "FILE:LINE: what is wrong" in err and the set unchanged.  A
+ * rule named like one loaded before replaces it. */
+int ruleset_load(struct ruleset *rs, const char *path, struct strbuf *err);
+int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
+		      size_t len, struct strbuf *err);
+
+size_t ruleset_count(const struct ruleset *rs);
+
+/* Matches the text against every rule of the given role that applies at
+ * this level.  For each match, calls on_rule (if set) and then cap for
+ * each named capture.  Returns the number of rules that matched. */
+typedef void (*rule_fn)(void *ctx, const struct rule_info *info);
+int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
+		  const char *text, size_t len, rule_fn on_rule,
+		  capture_fn cap, void *ctx);
+
+/* For the prefix role: the length of the launcher prefix at the start of
+ * text (0 if none); captures are reported as with ruleset_match. */
+size_t ruleset_strip_prefix(struct ruleset *rs, const char *text, size_t len,
+			    capture_fn cap, void *ctx);
+
+const char *code_name(enum code c);
+const char *resource_name(enum resource r);
+const char *cause_name(enum cause c);
+const char *role_name(enum role r);
+enum code code_from_name(const char *s);
+enum resource resource_from_name(const char *s);
+enum cause cause_from_name(const char *s);
+
+/* The message text of a line as rules see it: after the plog header, or
+ * the whole line for screen output. */
+void line_message(const char *line, size_t len, size_t *off,
+		  enum plog_level *level);
+
+#endif

@@ -1,0 +1,134 @@
+#include "config.h"
+
+#include <stdint.h>
+#include <string.h>
+
+#include "sanitize.h"
+
+/* Decodes one UTF-8 character at s (n bytes available).  Returns its
+ * length and stores the code point, or returns 0 for an invalid sequence
+ * (overlong forms, surrogates and values past U+10FFFF included). */
+static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
+{
+	size_t len;
+	uint32_t c = s[0], min;
+
+	if (c < 0x80) {
+		*cp = c;
+		return 1;
+	} else if ((c & 0xe0) == 0xc0) {
+		len = 2, c &= 0x1f, min = 0x80;
+	} else if ((c & 0xf0) == 0xe0) {
+		len = 3, c &= 0x0f, min = 0x800;
+	} else if ((c & 0xf8) == 0xf0) {
+		len = 4, c &= 0x07, min = 0x10000;
+	} else {
+		return 0;
+	}
+	if (n < len)
+		return 0;
+	for (size_t i = 1; i < len; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = (c << 6) | (s[i] & 0x3f);
+	}
+	if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+/* Characters that are valid but change how a terminal shows what follows. */
+static int is_invisible_control(uint32_t c)
+{
+	return (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 ||
+	       c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+	       (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+}
+
+void sanitize(struct strbuf *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t i = 0;
+
+	sb_grow(out, n);
+	while (i < n) {
+		size_t run = i;
+
+		/* Fast path: a run of printable ASCII is copied as one block. */
+		while (run < n && p[run] >= 0x20 && p[run] < 0x7f)
+			run++;
+		if (run > i) {
+			sb_add(out, p + i, run - i);
+			i = run;
+			continue;
+		}
+		uint32_t cp;
+		size_t len = utf8_decode(p + i, n - i, &cp);
+		if (len == 0) {
+			sb_addf(out, "\\x%02x", p[i]);
+			i++;
+		} else if (cp == '\t') {
+			sb_add(out, "\\t", 2);
+			i++;
+		} else if (cp < 0x20 || cp == 0x7f) {
+			sb_addf(out, "\\x%02x", (unsigned)cp);
+			i++;
+		} else if (is_invisible_control(cp)) {
+			sb_addf(out, "\\u%04x", (unsigned)cp);
+			i += len;
+		} else {
+			sb_add(out, p + i, len);
+			i += len;
+		}
+	}
+}
+
+static int char_width(uint32_t c)
+{
+	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200d) ||
+	    (c >= 0xfe00 && c <= 0xfe0f))
+		return 0;
+	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
+	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
+	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
+	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) ||
+	    (c >= 0x20000 && c <= 0x3fffd))
+		return 2;
+	return 1;
+}
+
+size_t text_fit(const char *s, size_t width)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, used = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t len = utf8_decode(p + i, n - i, &cp);
+		if (len == 0)
+			len = 1, cp = '?';
+		size_t w = (size_t)char_width(cp);
+		if (used + w > width)
+			break;
+		used += w;
+		i += len;
+	}
+	return i;
+}
+
+size_t text_width(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+	size_t n = strlen(s), i = 0, used = 0;
+
+	while (i < n) {
+		uint32_t cp;
+		size_t len = utf8_decode(p + i, n - i, &cp);
+		if (len == 0)
+			len = 1, cp = '?';
+		used += (size_t)char_width(cp);
+		i += len;
+	}
+	return used;
+}
