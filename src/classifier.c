@@ -314,6 +314,10 @@ static struct chain *open_chain(struct classifier *c, const struct record *rec)
 	if (ch->screen) {
 		ch->file = rec->file;
 		ch->prefix = xstrndup(rec->prefix, rec->prefixlen);
+		/* A launcher prefix may name the process. */
+		inc->pid = rec->pid;
+		if (rec->namelen)
+			inc->name = xstrndup(rec->name, rec->namelen);
 	} else {
 		ch->pid = rec->pid;
 		ch->tid = rec->tid;
@@ -489,8 +493,10 @@ static void feed_screen(struct classifier *c, const struct record *rec)
 	append_line(ch, rec);
 	merge_evidence(ch, f);
 	merge_captures(ch, f);
+	/* Indented lines before the heading are part of the preamble; only
+	 * a body after the heading ends the block at the next heading. */
+	ch->body |= body && !opens && ch->heading;
 	ch->heading |= heading;
-	ch->body |= body && !opens;
 	ch->tick = c->tick;
 }
 

@@ -68,12 +68,33 @@ static const char *const loc_now[] = {
 	"host", "device", "unregistered", "managed", "host_numa"
 };
 
+/* New releases print the kind's name: RT_MEMCPY_HOST_TO_DEVICE or
+ * ACL_MEMCPY_HOST_TO_DEVICE; the same four directions as 0..3. */
+static long kind_from_name(const char *s)
+{
+	static const char *const dirs[] = {
+		"HOST_TO_HOST", "HOST_TO_DEVICE", "DEVICE_TO_HOST",
+		"DEVICE_TO_DEVICE"
+	};
+	const char *tail = s ? strstr(s, "MEMCPY_") : NULL;
+
+	if (!tail)
+		return -1;
+	tail += strlen("MEMCPY_");
+	for (long i = 0; i < 4; i++)
+		if (strcmp(tail, dirs[i]) == 0)
+			return i;
+	return -1;
+}
+
 static void decode_memcpy(struct incident *inc)
 {
 	long kind, src, dst;
 	const char *ks = incident_field(inc, "kind");
 
-	if (number(ks, &kind) && kind >= 0 && kind <= 8) {
+	if (!number(ks, &kind))
+		kind = kind_from_name(ks);
+	if (kind >= 0 && kind <= 8) {
 		const struct kind_words *k = &kinds[kind];
 		set(inc, "kind_name", k->name);
 		if (k->src) {
@@ -90,7 +111,6 @@ static void decode_memcpy(struct incident *inc)
 		if (s && d && !number(s, &src)) {
 			set(inc, "src_loc_name", s);
 			set(inc, "dst_loc_name", d);
-			set(inc, "loc_numbering", "names");
 		}
 	} else {
 		int now = src == 0 || dst == 0;

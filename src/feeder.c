@@ -24,8 +24,10 @@ struct feeder {
 	unsigned long line;
 	const char *recfile;
 	unsigned nlines;
-	struct strbuf prefix;	/* screen: the launcher prefix of a line */
-	long screen_pid;
+	struct strbuf prefix;	/* screen: what tells the launcher's streams apart */
+	struct strbuf prefix_name;
+	long prefix_pid;
+	int prefix_keyed;	/* the prefix rules captured a key */
 };
 
 struct feeder *feeder_new(struct ruleset *rs, struct classifier *c)
@@ -46,6 +48,7 @@ void feeder_free(struct feeder *f)
 	sb_free(&f->name);
 	sb_free(&f->srcloc);
 	sb_free(&f->prefix);
+	sb_free(&f->prefix_name);
 	free(f);
 }
 
@@ -136,8 +139,10 @@ static void screen_line(struct feeder *f, const char *line, size_t len,
 	struct record rec = {
 		.text = line + off, .len = len - off,
 		.raw = line, .rawlen = len, .level = LEVEL_SCREEN,
-		.name = "", .file = f->file, .line = lineno, .nlines = 1,
-		.prefix = sb_str(&f->prefix), .prefixlen = f->prefix.len,
+		.pid = f->prefix_pid, .name = sb_str(&f->prefix_name),
+		.namelen = f->prefix_name.len, .file = f->file, .line = lineno,
+		.nlines = 1, .prefix = sb_str(&f->prefix),
+		.prefixlen = f->prefix.len,
 	};
 
 	classifier_feed(f->c, &rec);
@@ -155,6 +160,22 @@ static int is_blank_or_indented(const char *s, size_t n)
 	return n == 0 || s[0] == ' ' || s[0] == '\t';
 }
 
+/* A prefix that names its process (a worker's name and pid) keys the
+ * block by them: its other parts, such as a time, change line by line. */
+static void on_prefix_capture(void *ctx, const char *name, const char *value,
+			      size_t len)
+{
+	struct feeder *f = ctx;
+
+	if (strcmp(name, "pid") == 0)
+		f->prefix_pid = strtol(value, NULL, 10);
+	else if (strcmp(name, "name") == 0)
+		sb_add(&f->prefix_name, value, len);
+	sb_add(&f->prefix, value, len);
+	sb_addc(&f->prefix, ' ');
+	f->prefix_keyed = 1;
+}
+
 /* A header-less line of captured output: a launcher prefix may stand
  * before a plog line or a screen print. */
 static void mixed_line(struct feeder *f, const char *line, size_t len,
@@ -163,14 +184,20 @@ static void mixed_line(struct feeder *f, const char *line, size_t len,
 	size_t off = 0, step;
 
 	sb_reset(&f->prefix);
+	sb_reset(&f->prefix_name);
+	f->prefix_pid = 0;
+	f->prefix_keyed = 0;
 	for (int i = 0; i < 4; i++) {
 		step = ruleset_strip_prefix(f->rs, line + off, len - off,
-					    NULL, NULL);
+					    on_prefix_capture, f);
 		if (!step)
 			break;
+		/* Without captures the prefix text itself is the key. */
+		if (!f->prefix_keyed)
+			sb_add(&f->prefix, line + off, step);
+		f->prefix_keyed = 0;
 		off += step;
 	}
-	sb_add(&f->prefix, line, off);
 	size_t lead = off;
 	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
 		lead++;

@@ -225,6 +225,14 @@ static void section(struct strbuf *sb, const struct section *s,
 	sb_addf(sb, "%s:%lu\n", t.buf, ex->line);
 	for (size_t i = 0; i < ex->nraw; i++) {
 		const char *r = ex->raw[i].text;
+		if (i > 0 && ex->raw[i].file != ex->raw[i - 1].file) {
+			/* The chain went on in the next file (rotation). */
+			sb_reset(&t);
+			sb_adds(&t, "continued in ");
+			sanitize(&t, ex->raw[i].file, strlen(ex->raw[i].file));
+			sb_addc(&t, ':');
+			wrap(sb, t.buf, 2, 4, width);
+		}
 		unsigned long lineno = ex->raw[i].line;
 		/* A record continued on header-less lines shows as many. */
 		do {

@@ -29,6 +29,7 @@ struct rule {
 	unsigned levels;
 	char *file;
 	unsigned long line;
+	unsigned long class_line;	/* of the last code/resource/cause key */
 	struct sample *samples;
 	size_t nsamples;
 };
@@ -222,13 +223,16 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 			return fail(ld, ld->lineno, "unknown role '%s'", v);
 		r->info.role = (enum role)i;
 	} else if (strcmp(key, "code") == 0) {
+		r->class_line = ld->lineno;
 		if (!(r->info.code = code_from_name(v)))
 			return fail(ld, ld->lineno,
 				    "unknown code '%s' (EE1023 or EE1001)", v);
 	} else if (strcmp(key, "resource") == 0) {
+		r->class_line = ld->lineno;
 		if (!(r->info.resource = resource_from_name(v)))
 			return fail(ld, ld->lineno, "unknown resource '%s'", v);
 	} else if (strcmp(key, "cause") == 0) {
+		r->class_line = ld->lineno;
 		if (!(r->info.cause = cause_from_name(v)))
 			return fail(ld, ld->lineno, "unknown cause '%s'", v);
 	} else if (strcmp(key, "weight") == 0) {
@@ -262,13 +266,13 @@ static int check_consistency(struct loader *ld, struct rule *r)
 	if (!r->pattern)
 		return fail(ld, r->line, "rule '%s' has no match", r->name);
 	if (res >= RES_STREAM && res <= RES_ASYNC_COPY && code == CODE_EE1001)
-		return fail(ld, r->line, "resource %s belongs to EE1023",
+		return fail(ld, r->class_line, "resource %s belongs to EE1023",
 			    resource_name(res));
 	if ((res == RES_MEMCPY || res == RES_ARGUMENT) && code == CODE_EE1023)
-		return fail(ld, r->line, "resource %s belongs to EE1001",
+		return fail(ld, r->class_line, "resource %s belongs to EE1001",
 			    resource_name(res));
 	if (r->info.cause == CAUSE_KIND_LOCATION_MISMATCH && code == CODE_EE1023)
-		return fail(ld, r->line, "cause kind_location_mismatch "
+		return fail(ld, r->class_line, "cause kind_location_mismatch "
 			    "belongs to EE1001");
 	int has_sample = 0;
 	for (size_t i = 0; i < r->nsamples; i++)
@@ -367,12 +371,12 @@ static int start_rule(struct loader *ld, char *s)
 		    *p != '.')
 			return fail(ld, ld->lineno, "bad rule name '%s' (use "
 				    "letters, digits, '-', '_', '.')", name);
+	if (finish_rule(ld))
+		return -1;
 	for (size_t i = 0; i < ld->n; i++)
 		if (strcmp(ld->rules[i]->name, name) == 0)
 			return fail(ld, ld->lineno, "rule '%s' is defined "
 				    "twice in this file", name);
-	if (finish_rule(ld))
-		return -1;
 	struct rule *r = xcalloc(1, sizeof *r);
 	r->name = xstrdup(name);
 	r->info.name = r->name;
