@@ -1,0 +1,260 @@
+/* Log times: plog stamps (with their odd variants), ISO 8601 output and
+ * the --since argument. */
+#include "config.h"
+
+#include "unit.h"
+
+#include "logtime.h"
+
+#define USEC 1000000LL
+
+static logtime_t parse(const char *s)
+{
+	return logtime_parse(s, strlen(s));
+}
+
+static void assert_iso(logtime_t t, const char *want)
+{
+	char buf[LOGTIME_ISO_LEN];
+
+	logtime_iso(t, buf);
+	assert_string_equal(buf, want);
+}
+
+static void test_parse_full_stamp(void **state)
+{
+	(void)state;
+	logtime_t t = parse("2026-07-13-11:39:20.982.549");
+	assert_int_equal(t, logtime_make(2026, 7, 13, 11, 39, 20, 982549));
+	assert_iso(t, "2026-07-13T11:39:20.982549");
+	/* Microseconds count: two stamps 7 us apart. */
+	assert_int_equal(parse("2026-07-13-11:39:20.982.556") - t, 7);
+	/* Milliseconds carry into seconds properly across a boundary. */
+	assert_int_equal(parse("2026-07-13-11:39:21.000.000") -
+			 parse("2026-07-13-11:39:20.999.999"), 1);
+}
+
+static void test_parse_lost_colon(void **state)
+{
+	(void)state;
+	/* The EE1001 seed's stamp: the colon between minutes and seconds is
+	 * missing, the digits are all there. */
+	logtime_t t = parse("2024-01-29-19:2856.519.792");
+	assert_int_equal(t, logtime_make(2024, 1, 29, 19, 28, 56, 519792));
+	assert_iso(t, "2024-01-29T19:28:56.519792");
+}
+
+static void test_parse_without_fraction(void **state)
+{
+	(void)state;
+	logtime_t t = parse("2023-04-14-14:43:17");
+	assert_int_equal(t, logtime_make(2023, 4, 14, 14, 43, 17, 0));
+	assert_iso(t, "2023-04-14T14:43:17.000000");
+	/* Milliseconds only. */
+	assert_int_equal(parse("2023-04-14-14:43:17.250"),
+			 logtime_make(2023, 4, 14, 14, 43, 17, 250000));
+}
+
+static void test_parse_reads_only_n_bytes(void **state)
+{
+	(void)state;
+	const char *line = "2026-07-13-11:39:20.982.549 [api_c.cc:1713]227839";
+	/* Only the stamp's bytes are given: the tid after it is not read. */
+	assert_int_equal(logtime_parse(line, 27),
+			 logtime_make(2026, 7, 13, 11, 39, 20, 982549));
+	/* Cut before the seconds: fewer than 14 digits. */
+	assert_int_equal(logtime_parse(line, 16), LOGTIME_UNKNOWN);
+}
+
+static void test_parse_garbage(void **state)
+{
+	(void)state;
+	assert_int_equal(parse(""), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("hello"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-07-13"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-07-13-11:39"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-07-13x11:39:20.982.549"), LOGTIME_UNKNOWN);
+	assert_int_equal(logtime_parse("2026-07-13-11:39:20", 0),
+			 LOGTIME_UNKNOWN);
+}
+
+static void test_parse_invalid_dates(void **state)
+{
+	(void)state;
+	assert_int_equal(parse("2026-02-30-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2023-02-29-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2100-02-29-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-13-01-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-00-10-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-04-31-10:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-07-13-24:00:00.000.000"), LOGTIME_UNKNOWN);
+	assert_int_equal(parse("2026-07-13-23:60:00.000.000"), LOGTIME_UNKNOWN);
+	/* Leap days that exist. */
+	assert_int_not_equal(parse("2024-02-29-10:00:00.000.000"),
+			     LOGTIME_UNKNOWN);
+	assert_int_not_equal(parse("2000-02-29-10:00:00.000.000"),
+			     LOGTIME_UNKNOWN);
+}
+
+static void test_iso_unknown_is_empty(void **state)
+{
+	char buf[LOGTIME_ISO_LEN] = "junk";
+	(void)state;
+
+	logtime_iso(LOGTIME_UNKNOWN, buf);
+	assert_string_equal(buf, "");
+}
+
+/* logtime_iso() and logtime_make() agree on every kind of date: month
+ * ends, leap days, the turn of centuries, the far ends of the range. */
+static void test_iso_round_trip(void **state)
+{
+	static const int dates[][7] = {
+		{ 1971, 1, 1, 0, 0, 0, 0 },
+		{ 1999, 12, 31, 23, 59, 59, 999999 },
+		{ 2000, 2, 29, 12, 0, 0, 1 },
+		{ 2024, 1, 29, 19, 28, 56, 519792 },
+		{ 2026, 7, 13, 11, 39, 20, 982549 },
+		{ 2100, 3, 1, 0, 0, 0, 0 },
+		{ 9999, 12, 31, 23, 59, 59, 999999 },
+	};
+	(void)state;
+
+	for (size_t i = 0; i < sizeof dates / sizeof dates[0]; i++) {
+		const int *d = dates[i];
+		logtime_t t = logtime_make(d[0], d[1], d[2], d[3], d[4], d[5],
+					   d[6]);
+		char buf[LOGTIME_ISO_LEN], want[LOGTIME_ISO_LEN];
+		assert_int_not_equal(t, LOGTIME_UNKNOWN);
+		logtime_iso(t, buf);
+		snprintf(want, sizeof want, "%04d-%02d-%02dT%02d:%02d:%02d.%06d",
+			 d[0], d[1], d[2], d[3], d[4], d[5], d[6]);
+		assert_string_equal(buf, want);
+	}
+
+	/* Every day from 2023 to 2025: the ISO text read back gives the same
+	 * time, and consecutive days are 86400 s apart. */
+	logtime_t prev = LOGTIME_UNKNOWN;
+	for (logtime_t t = logtime_make(2023, 1, 1, 6, 30, 15, 42);
+	     t < logtime_make(2026, 1, 1, 0, 0, 0, 0); t += 86400 * USEC) {
+		char buf[LOGTIME_ISO_LEN];
+		int y, mo, d, h, mi, s, us;
+		logtime_iso(t, buf);
+		assert_int_equal(sscanf(buf, "%d-%d-%dT%d:%d:%d.%d", &y, &mo,
+					&d, &h, &mi, &s, &us), 7);
+		assert_int_equal(logtime_make(y, mo, d, h, mi, s, us), t);
+		if (prev != LOGTIME_UNKNOWN)
+			assert_int_equal(t - prev, 86400 * USEC);
+		prev = t;
+	}
+}
+
+static void test_make_rejects_out_of_range(void **state)
+{
+	(void)state;
+	assert_int_equal(logtime_make(2026, 7, 13, 11, 0, 0, 1000000),
+			 LOGTIME_UNKNOWN);
+	assert_int_equal(logtime_make(2026, 7, 13, -1, 0, 0, 0),
+			 LOGTIME_UNKNOWN);
+	assert_int_equal(logtime_make(1970, 1, 1, 0, 0, 0, 0),
+			 LOGTIME_UNKNOWN);
+	assert_int_equal(logtime_make(10000, 1, 1, 0, 0, 0, 0),
+			 LOGTIME_UNKNOWN);
+}
+
+static void test_now_is_plausible(void **state)
+{
+	(void)state;
+	logtime_t now = logtime_now();
+	assert_true(now > logtime_make(2020, 1, 1, 0, 0, 0, 0));
+	assert_true(now < logtime_make(2200, 1, 1, 0, 0, 0, 0));
+}
+
+/* --since: "now", durations back from now, dates and times. */
+static void test_since(void **state)
+{
+	const logtime_t now = logtime_make(2026, 7, 13, 12, 0, 0, 0);
+	logtime_t t;
+	(void)state;
+
+	assert_int_equal(logtime_parse_since("now", now, &t), 0);
+	assert_int_equal(t, now);
+	assert_int_equal(logtime_parse_since("2h", now, &t), 0);
+	assert_int_equal(t, now - 2 * 3600 * USEC);
+	assert_int_equal(logtime_parse_since("30m", now, &t), 0);
+	assert_int_equal(t, now - 30 * 60 * USEC);
+	assert_int_equal(logtime_parse_since("1h30m", now, &t), 0);
+	assert_int_equal(t, now - 90 * 60 * USEC);
+	assert_int_equal(logtime_parse_since("1d", now, &t), 0);
+	assert_int_equal(t, now - 86400 * USEC);
+	assert_int_equal(logtime_parse_since("90s", now, &t), 0);
+	assert_int_equal(t, now - 90 * USEC);
+	assert_int_equal(logtime_parse_since("0s", now, &t), 0);
+	assert_int_equal(t, now);
+
+	assert_int_equal(logtime_parse_since("2026-07-13", now, &t), 0);
+	assert_int_equal(t, logtime_make(2026, 7, 13, 0, 0, 0, 0));
+	assert_int_equal(logtime_parse_since("2026-07-13T11:00", now, &t), 0);
+	assert_int_equal(t, logtime_make(2026, 7, 13, 11, 0, 0, 0));
+	assert_int_equal(logtime_parse_since("2026-07-13 11:00:05", now, &t), 0);
+	assert_int_equal(t, logtime_make(2026, 7, 13, 11, 0, 5, 0));
+	assert_int_equal(logtime_parse_since("2026-07-13T11:00:05", now, &t), 0);
+	assert_int_equal(t, logtime_make(2026, 7, 13, 11, 0, 5, 0));
+}
+
+static void test_since_errors(void **state)
+{
+	static const char *const bad[] = {
+		"", "2x", "h", "2", "2h-", "1h30", "-2h", "now!", "NOW",
+		"2026-13-01", "2026-02-30", "2026-07-13T", "2026-07-13T11",
+		"2026-07-13T25:00", "2026-07-13 11:00:05x", "2026-07-13Z",
+		"yesterday",
+	};
+	const logtime_t now = logtime_make(2026, 7, 13, 12, 0, 0, 0);
+	(void)state;
+
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		logtime_t t = 12345;
+		if (logtime_parse_since(bad[i], now, &t) != -1)
+			fail_msg("--since '%s' was accepted", bad[i]);
+		assert_int_equal(t, 12345);	/* left alone */
+	}
+}
+
+static void test_since_huge_duration(void **state)
+{
+	(void)state;
+	/* BUG: parse_duration() caps each number at 100000000 but not the
+	 * product, and logtime_parse_since() computes now - secs * 1000000
+	 * in int64_t: "20000000w" (383 centuries) is 1.2096e19 us, which
+	 * overflows (undefined behaviour, reported by -fsanitize=undefined)
+	 * and in practice wraps to a time far in the future, so
+	 * `plogtop --since=20000000w` would hide every incident.  It should
+	 * refuse such a duration or clamp it to the distant past. */
+	skip();
+	const logtime_t now = logtime_make(2026, 7, 13, 12, 0, 0, 0);
+	logtime_t t = 0;
+	int rc = logtime_parse_since("20000000w", now, &t);
+	assert_true(rc == -1 || t < now);
+}
+
+int main(void)
+{
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_parse_full_stamp),
+		cmocka_unit_test(test_parse_lost_colon),
+		cmocka_unit_test(test_parse_without_fraction),
+		cmocka_unit_test(test_parse_reads_only_n_bytes),
+		cmocka_unit_test(test_parse_garbage),
+		cmocka_unit_test(test_parse_invalid_dates),
+		cmocka_unit_test(test_iso_unknown_is_empty),
+		cmocka_unit_test(test_iso_round_trip),
+		cmocka_unit_test(test_make_rejects_out_of_range),
+		cmocka_unit_test(test_now_is_plausible),
+		cmocka_unit_test(test_since),
+		cmocka_unit_test(test_since_errors),
+		cmocka_unit_test(test_since_huge_duration),
+	};
+	return UNIT_RUN("logtime", tests);
+}
