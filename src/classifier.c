@@ -69,7 +69,8 @@ struct classifier {
 	struct chain **open;
 	size_t nopen, capopen;
 	unsigned long long tick;
-	struct facts facts;
+	struct facts facts;	/* of the record being fed */
+	struct facts deferred;	/* of a closing incident's lines */
 };
 
 static uint32_t hash(const char *s, size_t n)
@@ -109,6 +110,8 @@ void classifier_free(struct classifier *c)
 	free(c->open);
 	sb_free(&c->facts.caps);
 	free(c->facts.cap);
+	sb_free(&c->deferred.caps);
+	free(c->deferred.cap);
 	free(c);
 }
 
@@ -192,9 +195,8 @@ static void read_facts(struct classifier *c, const struct record *rec)
 	f->nev = 0;
 	f->ncap = 0;
 	sb_reset(&f->caps);
-	for (enum role r = ROLE_NONE; r < ROLE_PREFIX; r++)
-		ruleset_match(c->rs, r, rec->level, rec->text, rec->len,
-			      on_rule, on_capture, f);
+	ruleset_match_line(c->rs, rec->level, rec->text, rec->len, on_rule,
+			   on_capture, f);
 }
 
 static int has_role(const struct facts *f, enum role r)
@@ -250,6 +252,42 @@ static void normalise_inner_code(struct incident *inc)
 	incident_set_field(inc, "inner_code", buf, strlen(buf));
 }
 
+static void merge_captures(struct chain *ch, const struct facts *f);
+
+/* Field-only rules run here, on the incident's own lines, rather than on
+ * every ERROR line read.  Their captures merge as if read with the line:
+ * the first value of a field wins, and pid, name and time still describe
+ * a screen block. */
+static void capture_fields(struct classifier *c, struct chain *ch)
+{
+	struct incident *inc = ch->inc;
+	/* Not c->facts: a chain closes while the next record is fed. */
+	struct facts *f = &c->deferred;
+
+	for (size_t i = 0; i < inc->nraw; i++) {
+		const char *line = inc->raw[i].text;
+		size_t len = strlen(line), off = 0;
+		enum plog_level level = LEVEL_SCREEN;
+		if (ch->screen)
+			off = strlen(ch->prefix) <= len ? strlen(ch->prefix) : 0;
+		else
+			line_message(line, len, &off, &level);
+		/* A record continued on more lines was matched as one text
+		 * when it was read. */
+		char *text = xstrndup(line + off, len - off);
+		for (char *p = text; *p; p++)
+			if (*p == '\n')
+				*p = ' ';
+		f->ncap = 0;
+		sb_reset(&f->caps);
+		f->weight = 0;
+		ruleset_match_fields(c->rs, level, text, strlen(text),
+				     on_capture, f);
+		merge_captures(ch, f);
+		free(text);
+	}
+}
+
 static void finish_incident(struct chain *ch, struct incident *inc)
 {
 	enum code code = final_code(ch);
@@ -277,6 +315,7 @@ static void finish_incident(struct chain *ch, struct incident *inc)
 		inc->name = xstrdup("");
 	normalise_inner_code(inc);
 	decode_incident(inc);
+	incident_sort_fields(inc);
 }
 
 static void close_at(struct classifier *c, size_t i)
@@ -286,6 +325,7 @@ static void close_at(struct classifier *c, size_t i)
 	c->open[i] = c->open[--c->nopen];
 	if (final_code(ch) != CODE_NONE && !ch->veto) {
 		struct incident *inc = ch->inc;
+		capture_fields(c, ch);
 		ch->inc = NULL;
 		finish_incident(ch, inc);
 		c->emit(c->ctx, inc);

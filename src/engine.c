@@ -73,6 +73,7 @@ static int read_fd(struct engine *e, int fd, int check_binary)
 	int first = 1, rc = 0;
 
 	linesplit_init(&ls, on_line, e->feeder);
+	ls.want_all = feeder_want_all(e->feeder);
 	for (;;) {
 		ssize_t n = read(fd, buf, READ_CHUNK);
 		if (n < 0 && errno == EINTR)

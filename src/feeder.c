@@ -18,6 +18,7 @@ struct feeder {
 	const char *file;
 	enum file_kind kind;
 	enum state state;
+	int want_all;		/* every line matters, not only ERROR ones */
 	/* the ERROR record being assembled */
 	struct plog_header h;
 	struct strbuf raw, text, name, srcloc;
@@ -29,6 +30,12 @@ struct feeder {
 	long prefix_pid;
 	int prefix_keyed;	/* the prefix rules captured a key */
 };
+
+static void set_state(struct feeder *f, enum state st)
+{
+	f->state = st;
+	f->want_all = st == ST_PENDING || f->kind == FILE_MIXED;
+}
 
 struct feeder *feeder_new(struct ruleset *rs, struct classifier *c)
 {
@@ -56,12 +63,19 @@ void feeder_set_file(struct feeder *f, const char *file, enum file_kind kind)
 {
 	f->file = file;
 	f->kind = kind;
+	set_state(f, f->state);
 }
 
 int feeder_has_pending(const struct feeder *f)
 {
 	return f->state == ST_PENDING;
 }
+
+const int *feeder_want_all(const struct feeder *f)
+{
+	return &f->want_all;
+}
+
 
 void feeder_flush(struct feeder *f)
 {
@@ -78,7 +92,7 @@ void feeder_flush(struct feeder *f)
 		};
 		classifier_feed(f->c, &rec);
 	}
-	f->state = ST_NONE;
+	set_state(f, ST_NONE);
 }
 
 static void start_record(struct feeder *f, const char *line, size_t len,
@@ -97,7 +111,7 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	f->line = lineno;
 	f->recfile = f->file;
 	f->nlines = 1;
-	f->state = ST_PENDING;
+	set_state(f, ST_PENDING);
 }
 
 static void continue_record(struct feeder *f, const char *line, size_t len)
@@ -122,7 +136,7 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 		return 0;
 	if (h.level != LEVEL_ERROR) {
 		feeder_flush(f);
-		f->state = ST_SKIPPED;
+		set_state(f, ST_SKIPPED);
 		return 1;
 	}
 	h.msg += lead;
@@ -233,7 +247,7 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 	if (len && line[0] == '[' && plog_peek_level(line, len, &level)) {
 		if (level != LEVEL_ERROR && f->kind == FILE_PLOG) {
 			feeder_flush(f);
-			f->state = ST_SKIPPED;
+			set_state(f, ST_SKIPPED);
 			return;
 		}
 		if (plog_line(f, line, len, 0, lineno))

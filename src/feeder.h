@@ -29,6 +29,9 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 /* Ends the record being assembled (end of a process's files, or quiet). */
 void feeder_flush(struct feeder *f);
 int feeder_has_pending(const struct feeder *f);
+/* Points at a flag that is 0 while only ERROR lines can matter (see
+ * struct linesplit's want_all). */
+const int *feeder_want_all(const struct feeder *f);
 
 /* Whether a file name is one of the plog family's. */
 enum file_kind file_kind_of(const char *path);

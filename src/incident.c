@@ -54,3 +54,40 @@ void incident_free(struct incident *inc)
 	free(inc->reported_code);
 	free(inc);
 }
+
+/* The order fields are shown in: what identifies the resource first, the
+ * codes next, decoded words after the raw values; others by name. */
+static const char *const field_order[] = {
+	"stream_id", "model_id", "device_id", "api", "inner_code",
+	"external_code", "desc", "reason", "capacity", "max_depth", "height",
+	"cur_sq_num", "kind", "kind_name", "src_loc", "src_loc_name",
+	"dst_loc", "dst_loc_name", "loc_numbering", "expected",
+	"expected_src", "expected_dst", "src_mismatch", "dst_mismatch",
+	"stream_limit",
+};
+
+static size_t field_rank(const char *key)
+{
+	size_t n = sizeof field_order / sizeof field_order[0];
+
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(field_order[i], key) == 0)
+			return i;
+	return n;
+}
+
+static int field_cmp(const void *a, const void *b)
+{
+	const struct field *x = a, *y = b;
+	size_t rx = field_rank(x->key), ry = field_rank(y->key);
+
+	if (rx != ry)
+		return rx < ry ? -1 : 1;
+	return strcmp(x->key, y->key);
+}
+
+void incident_sort_fields(struct incident *inc)
+{
+	if (inc->nfields > 1)
+		qsort(inc->fields, inc->nfields, sizeof *inc->fields, field_cmp);
+}

@@ -39,6 +39,8 @@ struct incident {
 const char *incident_field(const struct incident *inc, const char *key);
 void incident_set_field(struct incident *inc, const char *key,
 			const char *value, size_t len);
+/* Puts the fields in their fixed display order. */
+void incident_sort_fields(struct incident *inc);
 void incident_drop_raw(struct incident *inc);
 void incident_free(struct incident *inc);
 

@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "linesplit.h"
@@ -11,8 +12,18 @@ void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx)
 	ls->ctx = ctx;
 }
 
+static int wanted(const struct linesplit *ls, const char *line, size_t len)
+{
+	return !ls->want_all || *ls->want_all ||
+	       (len >= 4 && memcmp(line, "[ERR", 4) == 0);
+}
+
 static void give(struct linesplit *ls, const char *line, size_t len)
 {
+	if (!wanted(ls, line, len)) {
+		ls->lineno++;
+		return;
+	}
 	if (len && line[len - 1] == '\r')
 		len--;
 	ls->fn(ls->ctx, line, len, ++ls->lineno);
@@ -32,29 +43,113 @@ static void keep(struct linesplit *ls, const char *p, size_t n)
 	sb_add(&ls->carry, p, n);
 }
 
+/* Whether the line at s (bytes up to end available) starts "[ERR". */
+static int starts_err(const char *s, const char *end)
+{
+	return end - s >= 4 && memcmp(s, "[ERR", 4) == 0;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Skips the whole lines from p (a line start) to the first one that
+ * starts "[ERR", counting them; returns its start, or end.  Sixteen bytes
+ * at a time: this loop is where a large tree spends its time. */
+static const char *skip_lines(struct linesplit *ls, const char *p,
+			      const char *end)
+{
+	const __m128i nl = _mm_set1_epi8('\n');
+	unsigned long n = 0;
+	const char *q = p;
+
+	for (; end - q >= 64; q += 64) {
+		const __m128i *v = (const __m128i *)(const void *)q;
+		uint64_t mask =
+			(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v), nl)) |
+			(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 1), nl)) << 16 |
+			(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 2), nl)) << 32 |
+			(uint64_t)(unsigned)_mm_movemask_epi8(_mm_cmpeq_epi8(_mm_loadu_si128(v + 3), nl)) << 48;
+		while (mask) {
+			const char *next = q + __builtin_ctzll(mask) + 1;
+			n++;
+			if (starts_err(next, end)) {
+				ls->lineno += n;
+				return next;
+			}
+			mask &= mask - 1;
+		}
+	}
+	for (; q < end; q++) {
+		if (*q != '\n')
+			continue;
+		n++;
+		if (starts_err(q + 1, end)) {
+			ls->lineno += n;
+			return q + 1;
+		}
+	}
+	ls->lineno += n;
+	return end;
+}
+
+#else
+static const char *skip_lines(struct linesplit *ls, const char *p,
+			      const char *end)
+{
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		ls->lineno++;
+		p = nl + 1;
+		if (starts_err(p, end))
+			return p;
+	}
+	return end;
+}
+#endif
+
+/* Gives out the whole lines of [p, end), end[-1] being a newline. */
+static void whole_lines(struct linesplit *ls, const char *p, const char *end)
+{
+	while (p < end) {
+		if (ls->want_all && !*ls->want_all && !starts_err(p, end)) {
+			p = skip_lines(ls, p, end);
+			if (p == end)
+				return;
+		}
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = (size_t)(nl - p);
+		if (len > LINESPLIT_MAX) {
+			ls->truncated++;
+			len = LINESPLIT_MAX;
+		}
+		give(ls, p, len);
+		p = nl + 1;
+	}
+}
+
 void linesplit_feed(struct linesplit *ls, const char *buf, size_t n)
 {
 	const char *p = buf, *end = buf + n;
 
-	while (p < end) {
-		const char *nl = memchr(p, '\n', (size_t)(end - p));
+	if (ls->carry.len || ls->overlong) {
+		const char *nl = memchr(p, '\n', n);
 		if (!nl) {
-			keep(ls, p, (size_t)(end - p));
+			keep(ls, p, n);
 			return;
 		}
-		if (ls->carry.len || ls->overlong) {
-			keep(ls, p, (size_t)(nl - p));
-			give(ls, ls->carry.buf, ls->carry.len);
-			sb_reset(&ls->carry);
-			ls->overlong = 0;
-		} else if ((size_t)(nl - p) > LINESPLIT_MAX) {
-			ls->truncated++;
-			give(ls, p, LINESPLIT_MAX);
-		} else {
-			give(ls, p, (size_t)(nl - p));
-		}
+		keep(ls, p, (size_t)(nl - p));
+		give(ls, ls->carry.buf, ls->carry.len);
+		sb_reset(&ls->carry);
+		ls->overlong = 0;
 		p = nl + 1;
 	}
+	const char *last = p < end ? memrchr(p, '\n', (size_t)(end - p)) : NULL;
+	if (last) {
+		whole_lines(ls, p, last + 1);
+		p = last + 1;
+	}
+	if (p < end)
+		keep(ls, p, (size_t)(end - p));
 }
 
 void linesplit_finish(struct linesplit *ls)

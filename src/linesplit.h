@@ -21,6 +21,10 @@ struct linesplit {
 	unsigned long truncated;/* lines cut at LINESPLIT_MAX */
 	line_fn fn;
 	void *ctx;
+	/* When set and *want_all is 0, lines that do not start with "[ERR"
+	 * are counted but not given out: in a plog file only ERROR records
+	 * and the lines continuing one matter, and most lines are neither. */
+	const int *want_all;
 };
 
 void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx);

@@ -198,6 +198,13 @@ void model_add(struct model *m, struct incident *inc)
 	count_in_section(m, inc);
 }
 
+static int cmp_problem(const void *a, const void *b)
+{
+	const struct problem *p = a, *q = b;
+
+	return strcmp(p->path, q->path);
+}
+
 static int cmp_incident(const void *a, const void *b)
 {
 	return incident_cmp(*(struct incident *const *)a,
@@ -255,6 +262,9 @@ void model_sort(struct model *m)
 	if (m->nsections)
 		qsort(m->sections, m->nsections, sizeof *m->sections,
 		      cmp_section);
+	if (m->nproblems)
+		qsort(m->problems, m->nproblems, sizeof *m->problems,
+		      cmp_problem);
 }
 
 size_t model_count(const struct model *m, enum code code)

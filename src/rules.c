@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "fileio.h"
+#include "prefilter.h"
 #include "rules.h"
 #include "xalloc.h"
 
@@ -21,8 +22,15 @@ struct sample {
 	unsigned long line;
 };
 
+/* When a rule is tried: roles that shape chains on every line; evidence
+ * (and vetoes, and reported codes) on every line that a combined
+ * prefilter lets through; plain fields only for chains that turned out to
+ * be incidents. */
+enum stage { STAGE_ROLE, STAGE_EVIDENCE, STAGE_FIELDS };
+
 struct rule {
 	struct rule_info info;
+	enum stage stage;
 	char *name;
 	char *pattern;
 	pcre2_code *re;
@@ -39,6 +47,8 @@ struct ruleset {
 	size_t n;
 	pcre2_match_data *md;
 	uint32_t max_pairs;
+	struct prefilter *prefilter;	/* of the evidence rules */
+	unsigned char *cand;		/* scratch: the candidates of a line */
 };
 
 static const char *const code_names[] = { "", "EE1023", "EE1001" };
@@ -109,6 +119,8 @@ void ruleset_free(struct ruleset *rs)
 	for (size_t i = 0; i < rs->n; i++)
 		rule_free(rs->rules[i]);
 	free(rs->rules);
+	prefilter_free(rs->prefilter);
+	free(rs->cand);
 	pcre2_match_data_free(rs->md);
 	free(rs);
 }
@@ -192,10 +204,11 @@ static int parse_levels(struct loader *ld, const char *v, unsigned *out)
 		for (i = 0; i < NAMES(names); i++)
 			if (strcmp(names[i].name, tok) == 0)
 				break;
-		if (i == NAMES(names)) {
-			fail(ld, ld->lineno, "unknown level '%s' (use ERROR, "
-			     "WARNING, INFO, DEBUG, EVENT, TRACE, OTHER or "
-			     "SCREEN)", tok);
+		if (i == NAMES(names) || (names[i].level != LEVEL_ERROR &&
+					  names[i].level != LEVEL_SCREEN)) {
+			fail(ld, ld->lineno, "level '%s' cannot be used: only "
+			     "ERROR records and SCREEN output reach the rules",
+			     tok);
 			free(copy);
 			return -1;
 		}
@@ -338,6 +351,26 @@ static int check_samples(struct loader *ld, struct rule *r)
 	return rc;
 }
 
+static int captures_reported(const struct rule *r)
+{
+	return pcre2_substring_number_from_name(r->re,
+		(PCRE2_SPTR)"reported") >= 0 ||
+	       pcre2_substring_number_from_name(r->re,
+		(PCRE2_SPTR)"reported") == PCRE2_ERROR_NOUNIQUESUBSTRING;
+}
+
+static enum stage stage_of(const struct rule *r)
+{
+	if (r->info.role == ROLE_VETO)
+		return STAGE_EVIDENCE;
+	if (r->info.role != ROLE_NONE)
+		return STAGE_ROLE;
+	if (r->info.code || r->info.resource || r->info.cause ||
+	    captures_reported(r))
+		return STAGE_EVIDENCE;
+	return STAGE_FIELDS;
+}
+
 static int finish_rule(struct loader *ld)
 {
 	struct rule *r = ld->cur;
@@ -350,6 +383,7 @@ static int finish_rule(struct loader *ld)
 		rule_free(r);
 		return -1;
 	}
+	r->stage = stage_of(r);
 	ld->rules = xrealloc(ld->rules, (ld->n + 1) * sizeof *ld->rules);
 	ld->rules[ld->n++] = r;
 	return 0;
@@ -442,6 +476,18 @@ static void grow_match_data(struct ruleset *rs, struct rule *r)
 	rs->md = pcre2_match_data_create(rs->max_pairs, NULL);
 }
 
+static void build_prefilters(struct ruleset *rs)
+{
+	prefilter_free(rs->prefilter);
+	rs->prefilter = prefilter_new(rs->n);
+	for (size_t i = 0; i < rs->n; i++)
+		if (rs->rules[i]->stage != STAGE_FIELDS &&
+		    rs->rules[i]->info.role != ROLE_PREFIX)
+			prefilter_add(rs->prefilter, i, rs->rules[i]->pattern);
+	free(rs->cand);
+	rs->cand = xcalloc(rs->n ? rs->n : 1, 1);
+}
+
 int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		      size_t len, struct strbuf *err)
 {
@@ -472,6 +518,8 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 			rule_free(ld.rules[i]);
 		}
 	}
+	if (rc == 0)
+		build_prefilters(rs);
 	rule_free(ld.cur);
 	free(ld.rules);
 	return rc;
@@ -528,6 +576,50 @@ int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
 		hits++;
 		if (on_rule)
 			on_rule(ctx, &r->info);
+		if (cap)
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+	return hits;
+}
+
+int ruleset_match_line(struct ruleset *rs, enum plog_level level,
+		       const char *text, size_t len, rule_fn on_rule,
+		       capture_fn cap, void *ctx)
+{
+	int hits = 0;
+
+	if (rs->prefilter)
+		prefilter_scan(rs->prefilter, text, len, rs->cand);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->stage == STAGE_FIELDS || r->info.role == ROLE_PREFIX ||
+		    !(r->levels & LEVEL_BIT(level)) ||
+		    (rs->prefilter && !rs->cand[i]))
+			continue;
+		if (!rule_matches(r, text, len, rs->md))
+			continue;
+		hits++;
+		if (on_rule)
+			on_rule(ctx, &r->info);
+		if (cap)
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+	return hits;
+}
+
+int ruleset_match_fields(struct ruleset *rs, enum plog_level level,
+			 const char *text, size_t len, capture_fn cap,
+			 void *ctx)
+{
+	int hits = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->stage != STAGE_FIELDS || !(r->levels & LEVEL_BIT(level)))
+			continue;
+		if (!rule_matches(r, text, len, rs->md))
+			continue;
+		hits++;
 		if (cap)
 			report_captures(r, rs->md, text, cap, ctx);
 	}

@@ -73,6 +73,18 @@ int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
 		  const char *text, size_t len, rule_fn on_rule,
 		  capture_fn cap, void *ctx);
 
+/* Every rule but prefixes and plain fields, in one go, as a classifier
+ * needs them for each record: a prefilter over the rules' required
+ * literals skips the patterns the line cannot match. */
+int ruleset_match_line(struct ruleset *rs, enum plog_level level,
+		       const char *text, size_t len, rule_fn on_rule,
+		       capture_fn cap, void *ctx);
+/* The same for rules that only capture fields: a classifier runs them
+ * on the lines of incidents, not on every line. */
+int ruleset_match_fields(struct ruleset *rs, enum plog_level level,
+			 const char *text, size_t len, capture_fn cap,
+			 void *ctx);
+
 /* For the prefix role: the length of the launcher prefix at the start of
  * text (0 if none); captures are reported as with ruleset_match. */
 size_t ruleset_strip_prefix(struct ruleset *rs, const char *text, size_t len,
