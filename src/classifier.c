@@ -136,20 +136,6 @@ static enum code code_of_resource(enum resource r)
 	return CODE_NONE;
 }
 
-static enum resource resource_of_cause(enum cause c)
-{
-	switch (c) {
-	case CAUSE_GRAPH_STREAMS:
-	case CAUSE_STREAMS_CREATED: return RES_STREAM;
-	case CAUSE_GRAPH_CONCURRENCY:
-	case CAUSE_NOTIFIES_CREATED: return RES_NOTIFY;
-	case CAUSE_EVENTS_CREATED: return RES_EVENT;
-	case CAUSE_GRAPH_COPY_TASKS: return RES_ASYNC_COPY;
-	case CAUSE_KIND_LOCATION_MISMATCH: return RES_MEMCPY;
-	default: return RES_NONE;
-	}
-}
-
 static void on_rule(void *ctx, const struct rule_info *info)
 {
 	struct facts *f = ctx;

@@ -38,3 +38,19 @@ void json_time(struct strbuf *out, logtime_t t)
 	logtime_iso(t, iso);
 	sb_addf(out, "\"%s\"", iso);
 }
+
+void json_text(struct strbuf *out, const char *s)
+{
+	sb_addc(out, '"');
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (*p == '"' || *p == '\\')
+			sb_addf(out, "\\%c", *p);
+		else if (*p == '\n')
+			sb_adds(out, "\\n");
+		else if (*p < 0x20)
+			sb_addf(out, "\\u%04x", *p);
+		else
+			sb_addc(out, (char)*p);
+	}
+	sb_addc(out, '"');
+}

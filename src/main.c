@@ -48,26 +48,51 @@ static struct ruleset *load_rules(const struct options *o)
 	return rs;
 }
 
-/* messages/LANG.txt for a Chinese locale when that file exists, else
- * messages/en.txt. */
+/* The language of the messages: PLOGTOP_LANG, else the locale's. */
+static const char *message_language(void)
+{
+	static const char *const vars[] = {
+		"PLOGTOP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"
+	};
+
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+		const char *v = getenv(vars[i]);
+		if (v && *v)
+			return v;
+	}
+	return "en";
+}
+
+/* messages/ll_CC.txt, else messages/ll.txt, else messages/en.txt: a
+ * translation is a file, chosen by the locale (zh_CN.UTF-8 -> zh_CN). */
+static void message_file(struct strbuf *path)
+{
+	const char *lang = message_language();
+	size_t n = strcspn(lang, ".@");
+	size_t ll = strcspn(lang, "_.@");
+	char name[64];
+
+	if (n < sizeof name - 8 && strcmp(lang, "C") && strcmp(lang, "POSIX")) {
+		for (size_t cut = n; ; cut = ll) {
+			snprintf(name, sizeof name, "messages/%.*s.txt",
+				 (int)cut, lang);
+			sb_reset(path);
+			datadir_path(path, name);
+			if (access(path->buf, R_OK) == 0)
+				return;
+			if (cut == ll)
+				break;
+		}
+	}
+	sb_reset(path);
+	datadir_path(path, "messages/en.txt");
+}
+
 static struct catalog *load_catalog(void)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	const char *lang = getenv("PLOGTOP_LANG");
 
-	if (!lang || !*lang)
-		lang = getenv("LC_ALL");
-	if (!lang || !*lang)
-		lang = getenv("LC_MESSAGES");
-	if (!lang || !*lang)
-		lang = getenv("LANG");
-	if (lang && strncmp(lang, "zh", 2) == 0) {
-		datadir_path(&path, "messages/zh_CN.txt");
-		if (access(path.buf, R_OK) != 0)
-			sb_reset(&path);
-	}
-	if (!path.len)
-		datadir_path(&path, "messages/en.txt");
+	message_file(&path);
 	struct catalog *cat = catalog_load(path.buf, &err);
 	if (cat && catalog_check_complete(cat, &err) < 0) {
 		catalog_free(cat);

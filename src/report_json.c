@@ -29,7 +29,7 @@ static void render_text(struct strbuf *sb, const char *key,
 	if (cat)
 		catalog_render(cat, key, inc, &text);
 	sb_addf(sb, "\"%s\": ", key);
-	json_string(sb, text.buf ? text.buf : "", text.len);
+	json_text(sb, sb_str(&text));
 	sb_free(&text);
 }
 

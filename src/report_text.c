@@ -115,8 +115,8 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		short_time(last, p->last);
 		sb_addf(sb, " %-11s %s\n", first, last);
 	}
-	sb_addf(sb, "%s(Strm stream, Ntfy notify, Evnt event, Acpy async copy "
-		"queue, Mcpy memcpy kind)%s\n", DIM(o), OFF(o));
+	sb_addf(sb, "%sStrm=stream Ntfy=notify Evnt=event Acpy=async copy "
+		"Mcpy=memcpy Arg=argument%s\n", DIM(o), OFF(o));
 }
 
 /* Appends text wrapped to width columns: its first line after first

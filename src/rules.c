@@ -242,12 +242,18 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 				    "unknown code '%s' (EE1023 or EE1001)", v);
 	} else if (strcmp(key, "resource") == 0) {
 		r->class_line = ld->lineno;
-		if (!(r->info.resource = resource_from_name(v)))
-			return fail(ld, ld->lineno, "unknown resource '%s'", v);
+		r->info.resource = resource_from_name(v);
+		if (!r->info.resource || r->info.resource == RES_UNKNOWN)
+			return fail(ld, ld->lineno, "unknown resource '%s' (use "
+				    "stream, notify, event, async_copy, memcpy "
+				    "or argument; leave it out when the line "
+				    "does not say)", v);
 	} else if (strcmp(key, "cause") == 0) {
 		r->class_line = ld->lineno;
-		if (!(r->info.cause = cause_from_name(v)))
-			return fail(ld, ld->lineno, "unknown cause '%s'", v);
+		r->info.cause = cause_from_name(v);
+		if (!r->info.cause || r->info.cause == CAUSE_UNKNOWN)
+			return fail(ld, ld->lineno, "unknown cause '%s' (leave "
+				    "it out when the line does not say)", v);
 	} else if (strcmp(key, "weight") == 0) {
 		char *end;
 		long w = strtol(v, &end, 10);
@@ -271,6 +277,20 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 	return 0;
 }
 
+enum resource resource_of_cause(enum cause c)
+{
+	switch (c) {
+	case CAUSE_GRAPH_STREAMS:
+	case CAUSE_STREAMS_CREATED: return RES_STREAM;
+	case CAUSE_GRAPH_CONCURRENCY:
+	case CAUSE_NOTIFIES_CREATED: return RES_NOTIFY;
+	case CAUSE_EVENTS_CREATED: return RES_EVENT;
+	case CAUSE_GRAPH_COPY_TASKS: return RES_ASYNC_COPY;
+	case CAUSE_KIND_LOCATION_MISMATCH: return RES_MEMCPY;
+	default: return RES_NONE;
+	}
+}
+
 static int check_consistency(struct loader *ld, struct rule *r)
 {
 	enum resource res = r->info.resource;
@@ -284,9 +304,16 @@ static int check_consistency(struct loader *ld, struct rule *r)
 	if ((res == RES_MEMCPY || res == RES_ARGUMENT) && code == CODE_EE1023)
 		return fail(ld, r->class_line, "resource %s belongs to EE1001",
 			    resource_name(res));
-	if (r->info.cause == CAUSE_KIND_LOCATION_MISMATCH && code == CODE_EE1023)
-		return fail(ld, r->class_line, "cause kind_location_mismatch "
-			    "belongs to EE1001");
+	int ee1001_cause = r->info.cause == CAUSE_KIND_LOCATION_MISMATCH;
+	if (r->info.cause && code &&
+	    (code == CODE_EE1001) != ee1001_cause)
+		return fail(ld, r->class_line, "cause %s belongs to %s",
+			    cause_name(r->info.cause),
+			    ee1001_cause ? "EE1001" : "EE1023");
+	if (r->info.cause && res && res != resource_of_cause(r->info.cause))
+		return fail(ld, r->class_line, "cause %s belongs to resource "
+			    "%s", cause_name(r->info.cause),
+			    resource_name(resource_of_cause(r->info.cause)));
 	int has_sample = 0;
 	for (size_t i = 0; i < r->nsamples; i++)
 		has_sample |= r->samples[i].must_match;
@@ -318,7 +345,11 @@ static int compile_rule(struct loader *ld, struct rule *r)
 static int rule_matches(struct rule *r, const char *text, size_t len,
 			pcre2_match_data *md)
 {
-	return pcre2_match(r->re, (PCRE2_SPTR)text, len, 0, 0, md, NULL) >= 0;
+	/* A prefix is only ever looked for at the start of a line. */
+	uint32_t opts = r->info.role == ROLE_PREFIX ? PCRE2_ANCHORED : 0;
+
+	return pcre2_match(r->re, (PCRE2_SPTR)text, len, 0, opts, md,
+			   NULL) >= 0;
 }
 
 /* Samples are whole log lines: the rule sees them as it would in a log. */
@@ -444,7 +475,13 @@ static int parse_line(struct loader *ld, char *line)
 	if (*s != '=' || after == key)
 		return fail(ld, ld->lineno, "expected 'key = value'");
 	*after = '\0';
-	char *value = trim(s + 1);
+	/* A sample is a log line as written: only the one space after '='
+	 * goes, so an indented line can be a sample. */
+	char *value = s + 1;
+	if (strcmp(key, "sample") == 0 || strcmp(key, "reject") == 0)
+		value += *value == ' ';
+	else
+		value = trim(value);
 	if (!*value)
 		return fail(ld, ld->lineno, "'%s' has no value", key);
 	return set_key(ld, key, value);

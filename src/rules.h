@@ -97,6 +97,8 @@ const char *role_name(enum role r);
 enum code code_from_name(const char *s);
 enum resource resource_from_name(const char *s);
 enum cause cause_from_name(const char *s);
+/* The resource a cause belongs to (RES_NONE for CAUSE_UNKNOWN). */
+enum resource resource_of_cause(enum cause c);
 
 /* The message text of a line as rules see it: after the plog header, or
  * the whole line for screen output. */
