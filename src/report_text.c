@@ -219,10 +219,11 @@ static void section(struct strbuf *sb, const struct section *s,
 	sb_addf(sb, "  at %s, reported as %s\n", *iso ? iso : "an unknown time",
 		ex->reported_code);
 	section_fields(sb, ex, width);
-	sb_addf(sb, "  %u line%s from ", ex->nlines, ex->nlines == 1 ? "" : "s");
 	sb_reset(&t);
+	sb_addf(&t, "%u line%s from ", ex->nlines, ex->nlines == 1 ? "" : "s");
 	sanitize(&t, ex->file, strlen(ex->file));
-	sb_addf(sb, "%s:%lu\n", t.buf, ex->line);
+	sb_addf(&t, ":%lu", ex->line);
+	wrap(sb, t.buf, 2, 4, width);
 	for (size_t i = 0; i < ex->nraw; i++) {
 		const char *r = ex->raw[i].text;
 		if (i > 0 && ex->raw[i].file != ex->raw[i - 1].file) {
