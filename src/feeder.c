@@ -222,7 +222,8 @@ static void mixed_line(struct feeder *f, const char *line, size_t len,
 	size_t n = len - off;
 	if (matches_role(f, ROLE_HEADING, s, n) ||
 	    matches_role(f, ROLE_PREAMBLE, s, n) ||
-	    (classifier_screen_open(f->c, f->file, f->prefix.buf, f->prefix.len)
+	    (classifier_screen_open(f->c, f->file, sb_str(&f->prefix),
+				    f->prefix.len)
 	     && matches_role(f, ROLE_BODY, s, n))) {
 		feeder_flush(f);
 		screen_line(f, line, len, off, lineno);

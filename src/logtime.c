@@ -139,6 +139,10 @@ static int parse_duration(const char *s, int64_t *secs)
 		}
 		total += v;
 		parts++;
+		/* Past a thousand years it is a typo, and microseconds of it
+		 * would not fit in 64 bits. */
+		if (total > 1000LL * 366 * 86400)
+			return -1;
 	}
 	if (!parts)
 		return -1;

@@ -532,8 +532,13 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 	const char *p = text, *end = text + len;
 	int rc = 0;
 
-	if (memchr(text, '\0', len))
-		return fail(&ld, 1, "not a rules file (it holds NUL bytes)");
+	const char *nul = memchr(text, '\0', len);
+	if (nul) {
+		unsigned long line = 1;
+		for (const char *c = text; c < nul; c++)
+			line += *c == '\n';
+		return fail(&ld, line, "not a rules file (it holds NUL bytes)");
+	}
 	while (p < end && rc == 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);

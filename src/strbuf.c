@@ -18,6 +18,7 @@ void sb_grow(struct strbuf *sb, size_t extra)
 		cap *= 2;
 	sb->buf = xrealloc(sb->buf, cap);
 	sb->cap = cap;
+	sb->buf[sb->len] = '\0';
 }
 
 void sb_add(struct strbuf *sb, const void *data, size_t len)

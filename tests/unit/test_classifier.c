@@ -38,12 +38,16 @@ static int setup(void **state)
 
 	h->rs = ruleset_new();
 	unit_data_path(&path, "rules/plogtop.rules");
-	if (ruleset_load(h->rs, path.buf, &err) != 0) {
-		fprintf(stderr, "%s\n", sb_str(&err));
-		return -1;
-	}
+	int rc = ruleset_load(h->rs, path.buf, &err);
+	if (rc != 0)
+		fprintf(stderr, "# %s\n", sb_str(&err));
 	sb_free(&path);
 	sb_free(&err);
+	if (rc != 0) {
+		ruleset_free(h->rs);
+		free(h);
+		return -1;
+	}
 	h->c = classifier_new(h->rs, collect, h);
 	h->f = feeder_new(h->rs, h->c);
 	*state = h;
@@ -696,6 +700,21 @@ static void test_screen_block(void **state)
 	sb_free(&text);
 }
 
+static void test_screen_block_without_prefix_is_defined(void **state)
+{
+	struct harness *h = *state;
+
+	/* Regression: output without a launcher prefix once passed a NULL
+	 * prefix to classifier_screen_open(), and memcmp(p, NULL, 0) is
+	 * undefined (UBSan stops there under -fno-sanitize-recover). */
+	open_file(h, STDOUT_LOG, FILE_MIXED);
+	feed(h, "Resource_Error(EE1023): Alloc Event resource failed. Reason: Too many events are created.\n"
+		"        Solution: search for the keyword \"EE1023\".\n");
+	finish(h);
+	assert_int_equal(h->n, 1);
+	assert_int_equal(h->inc[0]->nlines, 2);
+}
+
 static void test_screen_blocks_repeated(void **state)
 {
 	struct harness *h = *state;
@@ -814,6 +833,7 @@ int main(void)
 		T(test_lookalike_hccl_resource_error),
 		T(test_lookalike_between_incidents),
 		T(test_screen_block),
+		T(test_screen_block_without_prefix_is_defined),
 		T(test_screen_blocks_repeated),
 		T(test_screen_blocks_with_launcher_prefix),
 		T(test_screen_blocks_of_two_ranks_interleaved),

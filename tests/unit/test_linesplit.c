@@ -300,6 +300,85 @@ static void test_many_lines_numbered(void **state)
 	sb_free(&in);
 }
 
+/* With want_all set, lines that cannot matter are counted but not given
+ * out: while the flag is 0 only lines starting "[ERR" are.  The flag is
+ * the reader's: here, as in the feeder, it is 1 right after an ERROR
+ * line (the lines continuing it matter) and 0 after any other. */
+struct filtered {
+	struct lines lines;
+	int want_all;
+};
+
+static void collect_filtered(void *ctx, const char *line, size_t len,
+			     unsigned long lineno)
+{
+	struct filtered *f = ctx;
+
+	collect(&f->lines, line, len, lineno);
+	f->want_all = len >= 7 && memcmp(line, "[ERROR]", 7) == 0;
+}
+
+/* What the lines of text give when read one by one with that flag. */
+static void expected_filtered(const char *text, size_t n, struct lines *out)
+{
+	int want_all = 0;
+	unsigned long lineno = 0;
+	const char *p = text, *end = text + n;
+
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t len = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		lineno++;
+		if (want_all || (len >= 4 && memcmp(p, "[ERR", 4) == 0)) {
+			size_t keep = len && p[len - 1] == '\r' ? len - 1 : len;
+			collect(out, p, keep, lineno);
+			want_all = keep >= 7 && memcmp(p, "[ERROR]", 7) == 0;
+		}
+		p += len + (nl != NULL);
+	}
+}
+
+static void test_skipping_lines_that_cannot_matter(void **state)
+{
+	struct strbuf in = STRBUF_INIT;
+	struct lines want = { 0 };
+	(void)state;
+
+	for (int i = 0; i < 40; i++) {
+		sb_addf(&in, "[INFO] RUNTIME(42017,rtstest_host):2026-07-09-"
+			"21:52:24.%03d.000 [stream.cc:120] 42017 Setup:stream "
+			"%d created\n", i, i);
+		if (i % 7 == 3)
+			sb_addf(&in, "[ERROR] RUNTIME(42017,rtstest_host):2026-"
+				"07-09-21:52:24.%03d.001 [stream.cc:728]42017 "
+				"Setup:Alloc sq cq failed, stream_id=%d\r\n"
+				"continued on a line without a header\n", i, i);
+		if (i % 11 == 5)
+			sb_adds(&in, "header-less line after INFO\n\n[EVENT] x\n"
+				     "[ERR]\n[ER\n");
+	}
+	sb_adds(&in, "[ERROR] last, without a newline");
+	expected_filtered(in.buf, in.len, &want);
+	assert_true(want.n > 10);
+
+	for (size_t piece = 0; piece <= 300; piece += piece < 80 ? 1 : 37) {
+		struct filtered got = { { 0 }, 0 };
+		struct linesplit ls;
+		linesplit_init(&ls, collect_filtered, &got);
+		ls.want_all = &got.want_all;
+		size_t step = piece ? piece : in.len;
+		for (size_t off = 0; off < in.len; off += step)
+			linesplit_feed(&ls, in.buf + off,
+				       in.len - off < step ? in.len - off : step);
+		linesplit_finish(&ls);
+		linesplit_free(&ls);
+		assert_same_lines(&want, &got.lines);
+		lines_free(&got.lines);
+	}
+	lines_free(&want);
+	sb_free(&in);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -315,6 +394,7 @@ int main(void)
 		cmocka_unit_test(test_line_of_exactly_max_is_kept_whole),
 		cmocka_unit_test(test_long_last_line_without_newline),
 		cmocka_unit_test(test_many_lines_numbered),
+		cmocka_unit_test(test_skipping_lines_that_cannot_matter),
 	};
 	return UNIT_RUN("linesplit", tests);
 }
