@@ -14,6 +14,7 @@
 #define MAX_OPEN 1024		/* open chains before the stalest is closed */
 #define MAX_EVIDENCE 16		/* evidence items one line may give */
 #define MAX_RAW_BYTES 2048	/* of one raw line */
+#define MAX_SEEN_BYTES 8192	/* of the text the rules saw of a line */
 /* One failed call writes its chain within microseconds; lines of the same
  * thread a second apart belong to another call. */
 #define CHAIN_GAP_USEC 1000000
@@ -60,7 +61,25 @@ struct chain {
 	int cause_w[3];
 	int reported_w;
 	struct incident *inc;
+	/* What the rules saw of each line, kept to take the fields from
+	 * once the chain turns out to be an incident. */
+	struct seen {
+		char *text;
+		size_t len;
+		enum plog_level level;
+	} seen[MAX_RAW];
+	size_t nseen;
 };
+
+/* What is left of a chain closed for being quiet: enough to know that a
+ * late trailer of the same call is not a new failure. */
+struct tombstone {
+	long pid, tid;
+	char *name;
+	logtime_t last;
+};
+
+#define TOMBSTONES 64
 
 struct classifier {
 	struct ruleset *rs;
@@ -69,6 +88,9 @@ struct classifier {
 	struct chain **open;
 	size_t nopen, capopen;
 	unsigned long long tick;
+	unsigned quiet_done, quiet_open;
+	struct tombstone tomb[TOMBSTONES];
+	size_t ntomb;		/* written round robin */
 	struct facts facts;	/* of the record being fed */
 	struct facts deferred;	/* of a closing incident's lines */
 };
@@ -95,6 +117,8 @@ struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 
 static void chain_free(struct chain *ch)
 {
+	for (size_t i = 0; i < ch->nseen; i++)
+		free(ch->seen[i].text);
 	incident_free(ch->inc);
 	free(ch->name);
 	free(ch->prefix);
@@ -108,6 +132,8 @@ void classifier_free(struct classifier *c)
 	for (size_t i = 0; i < c->nopen; i++)
 		chain_free(c->open[i]);
 	free(c->open);
+	for (size_t i = 0; i < TOMBSTONES; i++)
+		free(c->tomb[i].name);
 	sb_free(&c->facts.caps);
 	free(c->facts.cap);
 	sb_free(&c->deferred.caps);
@@ -115,9 +141,16 @@ void classifier_free(struct classifier *c)
 	free(c);
 }
 
-void classifier_set_tick(struct classifier *c, unsigned long long tick)
+void classifier_set_tick(struct classifier *c, unsigned long long now_ms)
 {
-	c->tick = tick;
+	c->tick = now_ms;
+}
+
+void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
+			  unsigned quiet_open)
+{
+	c->quiet_done = quiet_done;
+	c->quiet_open = quiet_open;
 }
 
 size_t classifier_open_chains(const struct classifier *c)
@@ -182,7 +215,7 @@ static void read_facts(struct classifier *c, const struct record *rec)
 	f->ncap = 0;
 	sb_reset(&f->caps);
 	ruleset_match_line(c->rs, rec->level, rec->text, rec->len, on_rule,
-			   on_capture, f);
+			   NULL, f);
 }
 
 static int has_role(const struct facts *f, enum role r)
@@ -240,37 +273,30 @@ static void normalise_inner_code(struct incident *inc)
 
 static void merge_captures(struct chain *ch, const struct facts *f);
 
-/* Field-only rules run here, on the incident's own lines, rather than on
- * every ERROR line read.  Their captures merge as if read with the line:
- * the first value of a field wins, and pid, name and time still describe
- * a screen block. */
+static void note_weight(void *ctx, const struct rule_info *info)
+{
+	((struct facts *)ctx)->weight = info->weight;
+}
+
+/* The fields of an incident, taken once it is one (most chains are not):
+ * every rule's captures, line by line in the order read, so that the
+ * first value of a field wins and the heaviest reported code wins. */
 static void capture_fields(struct classifier *c, struct chain *ch)
 {
-	struct incident *inc = ch->inc;
 	/* Not c->facts: a chain closes while the next record is fed. */
 	struct facts *f = &c->deferred;
 
-	for (size_t i = 0; i < inc->nraw; i++) {
-		const char *line = inc->raw[i].text;
-		size_t len = strlen(line), off = 0;
-		enum plog_level level = LEVEL_SCREEN;
-		if (ch->screen)
-			off = strlen(ch->prefix) <= len ? strlen(ch->prefix) : 0;
-		else
-			line_message(line, len, &off, &level);
-		/* A record continued on more lines was matched as one text
-		 * when it was read. */
-		char *text = xstrndup(line + off, len - off);
-		for (char *p = text; *p; p++)
-			if (*p == '\n')
-				*p = ' ';
+	for (size_t i = 0; i < ch->nseen; i++) {
+		const struct seen *sn = &ch->seen[i];
 		f->ncap = 0;
 		sb_reset(&f->caps);
 		f->weight = 0;
-		ruleset_match_fields(c->rs, level, text, strlen(text),
+		ruleset_match_line(c->rs, sn->level, sn->text, sn->len,
+				   note_weight, on_capture, f);
+		f->weight = 0;
+		ruleset_match_fields(c->rs, sn->level, sn->text, sn->len,
 				     on_capture, f);
 		merge_captures(ch, f);
-		free(text);
 	}
 }
 
@@ -448,6 +474,13 @@ static void append_line(struct chain *ch, const struct record *rec)
 		ch->lastloc = h;
 	}
 	ch->lasttext = hash(rec->text, rec->len);
+	if (ch->nseen < MAX_RAW) {
+		size_t n = rec->len < MAX_SEEN_BYTES ? rec->len : MAX_SEEN_BYTES;
+		char *text = xmalloc(n + 1);
+		memcpy(text, rec->text, n);
+		text[n] = '\0';
+		ch->seen[ch->nseen++] = (struct seen){ text, n, rec->level };
+	}
 }
 
 /* Whether this plog record starts another call rather than continuing the
@@ -473,6 +506,9 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 	return 0;
 }
 
+static int late_trailer(const struct classifier *c, const struct record *rec,
+			const struct facts *f);
+
 static void feed_plog(struct classifier *c, const struct record *rec)
 {
 	size_t i;
@@ -483,11 +519,12 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		close_at(c, i);
 		ch = NULL;
 	}
+	if (!ch && late_trailer(c, rec, f))
+		return;
 	if (!ch)
 		ch = open_chain(c, rec);
 	append_line(ch, rec);
 	merge_evidence(ch, f);
-	merge_captures(ch, f);
 	if (has_role(f, ROLE_BOUNDARY))
 		ch->boundary = 1;
 	ch->tick = c->tick;
@@ -518,7 +555,6 @@ static void feed_screen(struct classifier *c, const struct record *rec)
 		ch = open_chain(c, rec);
 	append_line(ch, rec);
 	merge_evidence(ch, f);
-	merge_captures(ch, f);
 	/* Indented lines before the heading are part of the preamble; only
 	 * a body after the heading ends the block at the next heading. */
 	ch->body |= body && !opens && ch->heading;
@@ -553,9 +589,67 @@ void classifier_flush(struct classifier *c)
 		close_at(c, c->nopen - 1);
 }
 
-void classifier_expire(struct classifier *c, unsigned long long tick)
+static int chain_done(const struct chain *ch)
 {
-	for (size_t i = c->nopen; i-- > 0;)
-		if (c->open[i]->tick <= tick)
-			close_at(c, i);
+	return ch->screen ? ch->body : ch->boundary;
+}
+
+static unsigned long long deadline(const struct classifier *c,
+				   const struct chain *ch)
+{
+	return ch->tick + (chain_done(ch) ? c->quiet_done : c->quiet_open);
+}
+
+static void bury(struct classifier *c, const struct chain *ch)
+{
+	struct tombstone *t = &c->tomb[c->ntomb++ % TOMBSTONES];
+
+	free(t->name);
+	t->pid = ch->pid;
+	t->tid = ch->tid;
+	t->name = xstrdup(ch->name);
+	t->last = ch->last;
+}
+
+void classifier_expire(struct classifier *c, unsigned long long now_ms)
+{
+	for (size_t i = c->nopen; i-- > 0;) {
+		struct chain *ch = c->open[i];
+		if (deadline(c, ch) > now_ms)
+			continue;
+		if (!ch->screen && ch->boundary)
+			bury(c, ch);
+		close_at(c, i);
+	}
+}
+
+unsigned long long classifier_next_expiry(const struct classifier *c)
+{
+	unsigned long long next = 0;
+
+	for (size_t i = 0; i < c->nopen; i++) {
+		unsigned long long d = deadline(c, c->open[i]);
+		if (!next || d < next)
+			next = d;
+	}
+	return next;
+}
+
+/* A trailer of a call whose chain was closed for being quiet. */
+static int late_trailer(const struct classifier *c, const struct record *rec,
+			const struct facts *f)
+{
+	if (!has_role(f, ROLE_TRAILER) || has_role(f, ROLE_BOUNDARY))
+		return 0;
+	for (size_t i = 0; i < TOMBSTONES; i++) {
+		const struct tombstone *t = &c->tomb[i];
+		if (t->name && t->pid == rec->pid && t->tid == rec->tid &&
+		    strlen(t->name) == rec->namelen &&
+		    memcmp(t->name, rec->name, rec->namelen) == 0 &&
+		    (rec->time == LOGTIME_UNKNOWN || t->last == LOGTIME_UNKNOWN ||
+		     (rec->time >= t->last &&
+		      rec->time - t->last <= CHAIN_GAP_USEC)))
+			return 1;
+	}
+	return 0;
 }

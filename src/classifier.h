@@ -53,10 +53,19 @@ int classifier_screen_open(struct classifier *c, const char *file,
 /* Closes every open chain: the end of the input. */
 void classifier_flush(struct classifier *c);
 
-/* Closes the chains whose last line arrived at or before the given
- * arrival tick (a counter the caller advances, e.g. milliseconds). */
-void classifier_expire(struct classifier *c, unsigned long long tick);
-void classifier_set_tick(struct classifier *c, unsigned long long tick);
+/* Live reading.  The caller sets the arrival clock (milliseconds) before
+ * feeding; a chain then closes when it has been quiet: quiet_done ms once
+ * its API boundary (or a screen block's body) has arrived, quiet_open ms
+ * before, since the logger writes in batches and a batch can end inside a
+ * chain.  A trailer line that arrives after its chain was closed this way
+ * is dropped, not counted again. */
+void classifier_set_tick(struct classifier *c, unsigned long long now_ms);
+void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
+			  unsigned quiet_open);
+void classifier_expire(struct classifier *c, unsigned long long now_ms);
+/* The arrival time at which the next chain would close, or 0 if none is
+ * open. */
+unsigned long long classifier_next_expiry(const struct classifier *c);
 size_t classifier_open_chains(const struct classifier *c);
 
 #endif

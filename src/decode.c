@@ -6,9 +6,11 @@
 
 #include "decode.h"
 
+/* A field a rule captured itself is left as it is. */
 static void set(struct incident *inc, const char *key, const char *value)
 {
-	incident_set_field(inc, key, value, strlen(value));
+	if (!incident_field(inc, key))
+		incident_set_field(inc, key, value, strlen(value));
 }
 
 static int number(const char *s, long *out)

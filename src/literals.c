@@ -10,6 +10,9 @@
 struct parser {
 	const char *p;
 	int bad;		/* a construct we do not model: give up */
+	/* Caseless UTF matching lets k and s match the Kelvin sign and the
+	 * long s, which a byte comparison cannot see: they break a run. */
+	int caseless;
 };
 
 void litset_free(struct litset *s)
@@ -106,8 +109,17 @@ static void skip_class(struct parser *ps)
 	if (*p == ']')
 		p++;
 	while (*p && *p != ']') {
-		if (*p == '\\' && p[1])
+		if (*p == '\\' && p[1]) {
 			p++;
+		} else if (*p == '[' && p[1] == ':') {
+			/* [:alpha:] inside a class */
+			const char *end = strstr(p + 2, ":]");
+			if (!end) {
+				ps->bad = 1;
+				break;
+			}
+			p = end + 1;
+		}
 		p++;
 	}
 	if (!*p)
@@ -201,7 +213,9 @@ static void sequence(struct parser *ps, struct litset *best)
 
 		if (c == '\\') {
 			char e = ps->p[1];
-			if (!e || e == 'Q' || e == 'E' || e == 'x' || e == 'c' ||
+			/* Back references, code points, properties, quoting:
+			 * not modelled. */
+			if (!e || strchr("QExcgkpPNo", e) ||
 			    (e >= '0' && e <= '9')) {
 				ps->bad = 1;
 				break;
@@ -223,6 +237,8 @@ static void sequence(struct parser *ps, struct litset *best)
 			ps->p++;
 		}
 		int optional = quantifier(ps, &repeated);
+		if (literal && ps->caseless && strchr("kKsS", c))
+			literal = 0;
 		if (literal && !optional) {
 			sb_addc(&run, c);
 			if (repeated)
@@ -261,9 +277,23 @@ static int alternation(struct parser *ps, struct litset *out)
 	return out->n > 0;
 }
 
+/* Whether an option setting anywhere turns on caseless matching. */
+static int has_caseless(const char *p)
+{
+	while ((p = strstr(p, "(?")) != NULL) {
+		p += 2;
+		while (*p && strchr("imnsxJU-^", *p)) {
+			if (*p == 'i')
+				return 1;
+			p++;
+		}
+	}
+	return 0;
+}
+
 int pattern_literals(const char *pattern, struct litset *out)
 {
-	struct parser ps = { pattern, 0 };
+	struct parser ps = { pattern, 0, has_caseless(pattern) };
 
 	if (!alternation(&ps, out) || *ps.p || ps.bad) {
 		litset_free(out);

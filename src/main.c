@@ -14,6 +14,8 @@
 #include "catalog.h"
 #include "datadir.h"
 #include "engine.h"
+#include "live.h"
+#include "prom.h"
 #include "options.h"
 #include "report.h"
 #include "rules.h"
@@ -177,6 +179,11 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = -1;
 	int status = m.n ? EXIT_INCIDENTS : EXIT_CLEAN;
+	if (o->prom_file && prom_write(o->prom_file, &m, m.stats.files,
+				       &err) < 0) {
+		fail(err.buf);
+		status = EXIT_TROUBLE;
+	}
 	if (rc < 0) {
 		fprintf(stderr, "plogtop: writing the report: %s\n",
 			strerror(errno));
@@ -206,6 +213,8 @@ int main(int argc, char **argv)
 		printf("plogtop: %zu rules and their samples are good\n",
 		       ruleset_count(rs));
 		status = EXIT_CLEAN;
+	} else if (o.follow) {
+		status = run_follow(&o, rs, cat);
 	} else if (check_default_root(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else {

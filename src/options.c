@@ -22,8 +22,13 @@ static const char usage_text[] =
 "$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
 "\n"
 "  --once              read everything there now, print a report and exit\n"
-"                      (the only mode of this version)\n"
-"  --format=FORMAT     text (default) or json\n"
+"                      (what plogtop does unless --follow is given)\n"
+"  --follow            keep watching: read what is there, then each line\n"
+"                      as it is written, and print each incident once,\n"
+"                      when it is complete; until interrupted\n"
+"  --format=FORMAT     --once: text (default) or json;\n"
+"                      --follow: text (default, a line per incident) or\n"
+"                      ndjson (a JSON object per line)\n"
 "  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
 "                      auto off\n"
 "  --rules=FILE        add the rules in FILE to the built-in ones\n"
@@ -33,20 +38,33 @@ static const char usage_text[] =
 "                      back from now (30m, 2h, 1d, 1h30m), a time\n"
 "                      (2026-07-13T11:00, 2026-07-13 11:00:05,\n"
 "                      2026-07-13), or now; log times are local\n"
+"  --prom-file=PATH    keep a Prometheus textfile (node_exporter's textfile\n"
+"                      collector) of incident counts up to date; --once\n"
+"                      writes it once\n"
+"  --interval=SECONDS  how often the prom file may be rewritten (default 1)\n"
+"  --poll=SECONDS      --follow: poll every directory this often instead\n"
+"                      of using inotify (which plogtop falls back to by\n"
+"                      itself on NFS, CIFS or FUSE, and when inotify\n"
+"                      watches run out)\n"
+"  --max-watches=N     use at most N inotify watches, polling the rest\n"
 "  --check-rules       load and check the rules (every sample line) and\n"
 "                      the message file, then exit\n"
 "  -h, --help          show this help and exit\n"
 "  -V, --version       show the version and exit\n"
 "\n"
+"--since=now with --follow skips what the files already hold.\n"
+"\n"
 "Exit status: 0 no incident found, 1 at least one incident found,\n"
-"2 usage, configuration or input error.\n"
+"2 usage, configuration or input error.  --follow ends with 0 when\n"
+"interrupted (SIGINT, SIGTERM, SIGHUP) or when its output is closed.\n"
 "\n"
 "Environment: ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME (where the\n"
 "logs are); NO_COLOR; PLOGTOP_DATADIR (where rules/ and messages/ are).\n"
 "Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual.\n";
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
-       OPT_CHECK_RULES };
+       OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
+       OPT_MAX_WATCHES };
 
 static const struct option long_options[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
@@ -56,6 +74,11 @@ static const struct option long_options[] = {
 	{ "rules", required_argument, NULL, OPT_RULES },
 	{ "since", required_argument, NULL, OPT_SINCE },
 	{ "check-rules", no_argument, NULL, OPT_CHECK_RULES },
+	{ "follow", no_argument, NULL, OPT_FOLLOW },
+	{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
+	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "poll", required_argument, NULL, OPT_POLL },
+	{ "max-watches", required_argument, NULL, OPT_MAX_WATCHES },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -66,6 +89,22 @@ static int usage_error(const char *what, const char *arg)
 	fprintf(stderr, "plogtop: %s '%s'\nTry 'plogtop --help' for more "
 		"information.\n", what, arg);
 	return 2;
+}
+
+/* A positive number of seconds, fractions allowed, as milliseconds. */
+static int seconds_arg(const char *opt, const char *arg, unsigned *ms)
+{
+	char *end;
+	double v = strtod(arg, &end);
+
+	if (!*arg || *end || !(v >= 0.01 && v <= 86400)) {
+		fprintf(stderr, "plogtop: %s needs seconds from 0.01 to 86400: "
+			"'%s'\nTry 'plogtop --help' for more information.\n",
+			opt, arg);
+		return 2;
+	}
+	*ms = (unsigned)(v * 1000 + 0.5);
+	return 0;
 }
 
 static void add(char ***v, size_t *n, const char *s)
@@ -105,9 +144,11 @@ static int parse_option(struct options *o, int c, const char *arg)
 			o->format = FORMAT_TEXT;
 		else if (strcmp(arg, "json") == 0)
 			o->format = FORMAT_JSON;
+		else if (strcmp(arg, "ndjson") == 0)
+			o->format = FORMAT_NDJSON;
 		else
-			return usage_error("unknown --format (use text or json):",
-					   arg);
+			return usage_error("unknown --format (use text, json "
+					   "or ndjson):", arg);
 		return 0;
 	case OPT_COLOR:
 		if (strcmp(arg, "auto") == 0)
@@ -132,6 +173,27 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_CHECK_RULES:
 		o->check_rules = 1;
 		return 0;
+	case OPT_FOLLOW:
+		o->follow = 1;
+		return 0;
+	case OPT_PROM_FILE:
+		if (!*arg)
+			return usage_error("--prom-file needs a path:", arg);
+		o->prom_file = arg;
+		return 0;
+	case OPT_INTERVAL:
+		return seconds_arg("--interval", arg, &o->interval_ms);
+	case OPT_POLL:
+		return seconds_arg("--poll", arg, &o->poll_ms);
+	case OPT_MAX_WATCHES: {
+		char *end;
+		unsigned long long n = strtoull(arg, &end, 10);
+		if (!*arg || *end || n < 1 || n > 100000000)
+			return usage_error("--max-watches needs a count of at "
+					   "least 1:", arg);
+		o->max_watches = (size_t)n;
+		return 0;
+	}
 	case 'h':
 		fputs(usage_text, stdout);
 		return 1;
@@ -149,12 +211,24 @@ int options_parse(struct options *o, int argc, char **argv)
 	int c;
 
 	memset(o, 0, sizeof *o);
+	o->interval_ms = 1000;
 	opterr = 1;
 	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
 		int rc = parse_option(o, c, optarg);
 		if (rc)
 			return rc;
 	}
+	if (o->format == FORMAT_NDJSON && !o->follow)
+		return usage_error("--format=ndjson is for --follow; with "
+				   "--once use", "--format=json");
+	if (o->format == FORMAT_JSON && o->follow)
+		return usage_error("--follow writes one incident a line: use",
+				   "--format=ndjson");
+	if (o->once && o->follow)
+		return usage_error("choose one of --once and", "--follow");
+	if ((o->poll_ms || o->max_watches) && !o->follow)
+		return usage_error("--poll and --max-watches are for",
+				   "--follow");
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			return usage_error("an empty PATH is not a path:", "");

@@ -6,11 +6,16 @@
 
 #include "logtime.h"
 
-enum format { FORMAT_TEXT, FORMAT_JSON };
+enum format { FORMAT_TEXT, FORMAT_JSON, FORMAT_NDJSON };
 enum color { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct options {
 	int once;
+	int follow;
+	const char *prom_file;
+	unsigned poll_ms;	/* --poll: 0 = inotify where it works */
+	size_t max_watches;
+	unsigned interval_ms;	/* --interval, default 1000 */
 	enum format format;
 	enum color color;
 	char **rules;		/* --rules files, in order */

@@ -1,0 +1,63 @@
+/* Following plog trees live: inotify on every directory (polling where
+ * inotify cannot serve), each plog file read as it grows, chains closed
+ * when they go quiet.  It feeds the same classifier and model as a
+ * one-shot scan and knows nothing of how incidents are shown. */
+#ifndef PLOGTOP_FOLLOW_H
+#define PLOGTOP_FOLLOW_H
+
+#include <stddef.h>
+
+#include "incident.h"
+#include "model.h"
+#include "rules.h"
+
+struct follow_opts {
+	int skip_history;	/* --since=now: start at the end of files */
+	unsigned poll_ms;	/* > 0: poll everywhere, this often */
+	size_t max_watches;	/* 0: as many as the kernel gives */
+	/* Called after each incident reaches the model. */
+	void (*on_incident)(void *ctx, const struct incident *inc);
+	void *ctx;
+};
+
+struct follower;
+
+/* Returns NULL with a message in err if inotify cannot be set up at all
+ * (then --poll still works). */
+struct follower *follower_new(struct ruleset *rs, struct model *m,
+			      const struct follow_opts *o, struct strbuf *err);
+void follower_free(struct follower *fw);
+
+/* Adds a directory tree, a single file or "-" to follow; a path that does
+ * not exist yet is waited for.  Call before follower_start. */
+void follower_add(struct follower *fw, const char *path);
+
+/* Reads the history (what the files hold now) unless told to skip it. */
+void follower_start(struct follower *fw, unsigned long long now_ms);
+
+/* The descriptor to wait on for reading (-1 when only polling). */
+int follower_fd(const struct follower *fw);
+/* Standard input's descriptor while it is followed, else -1. */
+int follower_stdin_fd(const struct follower *fw);
+
+/* Handles what the descriptors say and what the clock says is due. */
+void follower_handle(struct follower *fw, int inotify_ready, int stdin_ready,
+		     unsigned long long now_ms);
+
+/* Milliseconds until follower_handle needs calling again (-1: never). */
+int follower_timeout(const struct follower *fw, unsigned long long now_ms);
+
+/* Whether there is nothing left that could ever change (only standard
+ * input was followed, and it has ended). */
+int follower_finished(const struct follower *fw);
+
+/* Closes every open chain: plogtop is ending. */
+void follower_flush(struct follower *fw);
+
+size_t follower_files(const struct follower *fw);
+/* A counter that changes whenever something was read or found. */
+unsigned long long follower_generation(const struct follower *fw);
+
+unsigned long long monotonic_ms(void);
+
+#endif

@@ -1,0 +1,17 @@
+/* The --follow mode: the event loop around the follower, printing each
+ * incident as it completes and keeping the prom file up to date. */
+#ifndef PLOGTOP_LIVE_H
+#define PLOGTOP_LIVE_H
+
+#include "catalog.h"
+#include "options.h"
+#include "rules.h"
+
+/* Runs until interrupted; returns the exit status. */
+int run_follow(const struct options *o, struct ruleset *rs,
+	       const struct catalog *cat);
+
+/* Appends the --follow text line of an incident (no newline). */
+void incident_line(struct strbuf *sb, const struct incident *inc);
+
+#endif

@@ -1,0 +1,169 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "prom.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+struct series {
+	struct klass k;
+	const char *name;
+	size_t n;
+};
+
+static int series_cmp(const void *a, const void *b)
+{
+	const struct series *x = a, *y = b;
+	int c = strcmp(x->name, y->name);
+
+	if (c)
+		return c;
+	if (x->k.code != y->k.code)
+		return x->k.code < y->k.code ? -1 : 1;
+	if (x->k.resource != y->k.resource)
+		return x->k.resource < y->k.resource ? -1 : 1;
+	return x->k.cause < y->k.cause ? -1 : x->k.cause > y->k.cause;
+}
+
+/* Processes of the same name add up: pids change with every job, and a
+ * pid label would make a new series each time. */
+static struct series *by_name(const struct model *m, size_t *count)
+{
+	struct series *v = NULL;
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nprocs; i++) {
+		const struct process *p = m->procs[i];
+		for (size_t j = 0; j < p->nclasses; j++) {
+			size_t k;
+			for (k = 0; k < n; k++)
+				if (strcmp(v[k].name, p->name) == 0 &&
+				    memcmp(&v[k].k, &p->classes[j].k,
+					   sizeof v[k].k) == 0)
+					break;
+			if (k == n) {
+				v = xrealloc(v, (n + 1) * sizeof *v);
+				v[n++] = (struct series){ p->classes[j].k, p->name, 0 };
+			}
+			v[k].n += p->classes[j].n;
+		}
+	}
+	if (n)
+		qsort(v, n, sizeof *v, series_cmp);
+	*count = n;
+	return v;
+}
+
+/* A label value: sanitised, then escaped as the text format asks. */
+static void label(struct strbuf *out, const char *value)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, value, strlen(value));
+	for (size_t i = 0; i < clean.len; i++) {
+		char c = clean.buf[i];
+		if (c == '\\' || c == '"')
+			sb_addc(out, '\\');
+		sb_addc(out, c);
+	}
+	sb_free(&clean);
+}
+
+static void metric_head(struct strbuf *out, const char *name,
+			const char *type, const char *help)
+{
+	sb_addf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+void prom_render(struct strbuf *out, const struct model *m,
+		 size_t files_watched, double now_seconds)
+{
+	size_t n;
+	struct series *v = by_name(m, &n);
+
+	metric_head(out, "plogtop_incidents_total", "counter",
+		    "Failed runtime API calls (EE1023 resource exhaustion, "
+		    "EE1001 invalid argument) found in plog logs.");
+	for (size_t i = 0; i < n; i++) {
+		sb_addf(out, "plogtop_incidents_total{code=\"%s\",resource=\"%s\","
+			"cause=\"%s\",process=\"", code_name(v[i].k.code),
+			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
+		label(out, v[i].name);
+		sb_addf(out, "\"} %zu\n", v[i].n);
+	}
+	free(v);
+	metric_head(out, "plogtop_files_watched", "gauge",
+		    "Log files plogtop is reading.");
+	sb_addf(out, "plogtop_files_watched %zu\n", files_watched);
+	metric_head(out, "plogtop_read_bytes_total", "counter",
+		    "Bytes of log read.");
+	sb_addf(out, "plogtop_read_bytes_total %llu\n", m->stats.bytes);
+	metric_head(out, "plogtop_read_lines_total", "counter",
+		    "Lines of log read.");
+	sb_addf(out, "plogtop_read_lines_total %zu\n", m->stats.lines);
+	metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
+		    "When plogtop last wrote this file (Unix time).");
+	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int prom_write(const char *path, const struct model *m, size_t files_watched,
+	       struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct timespec ts;
+	const char *slash = strrchr(path, '/');
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	prom_render(&text, m, files_watched,
+		    (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+	/* A dot name: the collector reads only *.prom files. */
+	if (slash)
+		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			slash + 1);
+	else
+		sb_addf(&tmp, ".%s.XXXXXX", path);
+	int fd = mkostemp(tmp.buf, O_CLOEXEC);
+	int rc = -1;
+	if (fd < 0) {
+		sb_addf(err, "%s: %s", tmp.buf, strerror(errno));
+		goto out;
+	}
+	if (fchmod(fd, 0644) < 0 || write_all(fd, text.buf, text.len) < 0) {
+		sb_addf(err, "%s: %s", tmp.buf, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	rc = 0;
+out:
+	sb_free(&text);
+	sb_free(&tmp);
+	return rc;
+}

@@ -1,0 +1,141 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "tail.h"
+#include "xalloc.h"
+
+static void on_line(void *ctx, const char *line, size_t len,
+		    unsigned long lineno)
+{
+	feeder_line(ctx, line, len, lineno);
+}
+
+struct tail *tail_new(const char *path, enum file_kind kind,
+		      struct ruleset *rs, struct classifier *c)
+{
+	struct tail *t = xcalloc(1, sizeof *t);
+
+	t->path = path;
+	t->kind = kind;
+	t->feeder = feeder_new(rs, c);
+	feeder_set_file(t->feeder, path, kind);
+	linesplit_init(&t->ls, on_line, t->feeder);
+	t->ls.want_all = feeder_want_all(t->feeder);
+	return t;
+}
+
+void tail_free(struct tail *t)
+{
+	if (!t)
+		return;
+	feeder_free(t->feeder);
+	linesplit_free(&t->ls);
+	free(t);
+}
+
+void tail_flush(struct tail *t)
+{
+	linesplit_finish(&t->ls);
+	feeder_flush(t->feeder);
+}
+
+/* The file is not the one read so far: read it again from its start.
+ * What was half-read of the old one is given out first. */
+static void restart(struct tail *t)
+{
+	tail_flush(t);
+	linesplit_reset(&t->ls);
+	t->offset = 0;
+	t->headlen = 0;
+}
+
+static int head_changed(struct tail *t, int fd)
+{
+	unsigned char now[TAIL_HEAD];
+
+	if (!t->headlen)
+		return 0;
+	ssize_t n = pread(fd, now, t->headlen, 0);
+	return n != (ssize_t)t->headlen || memcmp(now, t->head, t->headlen);
+}
+
+static void keep_head(struct tail *t, const char *buf, size_t n)
+{
+	if (t->offset >= TAIL_HEAD)
+		return;
+	size_t take = TAIL_HEAD - (size_t)t->offset;
+	if (take > n)
+		take = n;
+	memcpy(t->head + t->offset, buf, take);
+	t->headlen = (size_t)t->offset + take;
+}
+
+long long tail_read(struct tail *t, char *buf, size_t size,
+		    struct scan_stats *st, unsigned long long now_ms)
+{
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat sb;
+	long long total = 0;
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || !S_ISREG(sb.st_mode)) {
+		int e = S_ISREG(sb.st_mode) ? errno : EINVAL;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	if ((t->ino && (sb.st_ino != t->ino || sb.st_dev != t->dev)) ||
+	    sb.st_size < t->offset || head_changed(t, fd))
+		restart(t);
+	t->dev = sb.st_dev;
+	t->ino = sb.st_ino;
+	for (;;) {
+		ssize_t n = pread(fd, buf, size, t->offset);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n < 0)
+				total = total ? total : -1;
+			break;
+		}
+		unsigned long before = t->ls.lineno;
+		keep_head(t, buf, (size_t)n);
+		linesplit_feed(&t->ls, buf, (size_t)n);
+		t->offset += n;
+		total += n;
+		st->bytes += (unsigned long long)n;
+		st->lines += t->ls.lineno - before;
+	}
+	int e = errno;
+	close(fd);
+	errno = e;
+	if (total > 0)
+		t->last_ms = now_ms;
+	return total;
+}
+
+int tail_skip_to_end(struct tail *t)
+{
+	struct stat sb;
+
+	if (stat(t->path, &sb) < 0)
+		return -1;
+	t->dev = sb.st_dev;
+	t->ino = sb.st_ino;
+	t->offset = sb.st_size;
+	/* The head of what was skipped is still the file's head. */
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd >= 0) {
+		ssize_t n = pread(fd, t->head, TAIL_HEAD, 0);
+		t->headlen = n > 0 && n <= sb.st_size ? (size_t)n : 0;
+		close(fd);
+	}
+	return 0;
+}

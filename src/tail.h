@@ -1,0 +1,48 @@
+/* One followed file: read by offset with pread, never kept open, and
+ * known by (device, inode), so that a file replaced under the same name,
+ * truncated, or truncated and rewritten past the old offset is read again
+ * from its start, and nothing is counted twice. */
+#ifndef PLOGTOP_TAIL_H
+#define PLOGTOP_TAIL_H
+
+#include <sys/types.h>
+
+#include "classifier.h"
+#include "feeder.h"
+#include "linesplit.h"
+#include "model.h"
+
+#define TAIL_HEAD 64	/* first bytes kept to notice a rewrite */
+
+struct tail {
+	const char *path;	/* interned in the model */
+	enum file_kind kind;
+	dev_t dev;
+	ino_t ino;
+	off_t offset;		/* bytes read so far */
+	unsigned char head[TAIL_HEAD];
+	size_t headlen;
+	struct linesplit ls;
+	struct feeder *feeder;	/* each file assembles its own records */
+	unsigned long long last_ms;	/* when its last bytes arrived */
+	int stdin_eof;
+};
+
+struct tail *tail_new(const char *path, enum file_kind kind,
+		      struct ruleset *rs, struct classifier *c);
+void tail_free(struct tail *t);
+
+/* Reads what was appended since the last read into the classifier.
+ * Returns the bytes read (0: nothing new), or -1 with errno set (ENOENT:
+ * the file is gone).  now_ms stamps the data's arrival. */
+long long tail_read(struct tail *t, char *buf, size_t size,
+		    struct scan_stats *st, unsigned long long now_ms);
+
+/* Starts following at the current end: the past is not read. */
+int tail_skip_to_end(struct tail *t);
+
+/* Gives out an unfinished last line and the record being assembled: the
+ * writer has been quiet for long enough. */
+void tail_flush(struct tail *t);
+
+#endif
