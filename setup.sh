@@ -12,7 +12,7 @@ cd "$(dirname "$0")"
 here=$(pwd)
 build=${BUILD:-_build}
 packages="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev
-	libcmocka-dev jq python3 tmux"
+	libcmocka-dev jq python3 tmux prometheus prometheus-node-exporter"
 
 install_missing() {
 	missing=
