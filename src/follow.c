@@ -41,10 +41,17 @@ struct tailnode {
 	struct tailnode *next;
 };
 
+enum dir_kind {
+	DIR_TREE,	/* part of a followed tree: everything in it counts */
+	DIR_WAITER,	/* the nearest parent of a root not there yet */
+	DIR_SINGLE,	/* holds a file named on the command line, only */
+};
+
 struct dir {
 	char *path;
 	int wd;			/* -1: polled */
 	int gone;
+	enum dir_kind kind;
 };
 
 struct follower {
@@ -57,7 +64,7 @@ struct follower {
 	struct tailnode *bucket[TAIL_BUCKETS];
 	struct tail **tails;	/* every followed file, in discovery order */
 	size_t ntails, captails;
-	struct dir *dirs;
+	struct dir **dirs;	/* pointers: a dir stays put as more are added */
 	size_t ndirs;
 	char **waiting;		/* roots that do not exist yet */
 	size_t nwaiting;
@@ -69,6 +76,8 @@ struct follower {
 	unsigned long long next_poll;
 	unsigned long long generation;
 	int started;
+	struct tail **dirty;	/* modified in this batch of events */
+	size_t ndirty, capdirty;
 };
 
 unsigned long long monotonic_ms(void)
@@ -136,9 +145,12 @@ void follower_free(struct follower *fw)
 		tail_free(fw->tails[i]);
 	free(fw->tails);
 	tail_free(fw->stdin_tail);
-	for (size_t i = 0; i < fw->ndirs; i++)
-		free(fw->dirs[i].path);
+	for (size_t i = 0; i < fw->ndirs; i++) {
+		free(fw->dirs[i]->path);
+		free(fw->dirs[i]);
+	}
 	free(fw->dirs);
+	free(fw->dirty);
 	for (size_t i = 0; i < fw->nwaiting; i++)
 		free(fw->waiting[i]);
 	free(fw->waiting);
@@ -209,6 +221,9 @@ static void drop_tail(struct follower *fw, struct tail *t)
 			break;
 		}
 	}
+	for (size_t i = 0; i < fw->ndirty; i++)
+		if (fw->dirty[i] == t)
+			fw->dirty[i--] = fw->dirty[--fw->ndirty];
 	tail_flush(t);
 	tail_free(t);
 	fw->m->stats.files = fw->ntails;
@@ -290,16 +305,16 @@ static int remote_fs(const char *path)
 static struct dir *find_dir_path(struct follower *fw, const char *path)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i].gone && strcmp(fw->dirs[i].path, path) == 0)
-			return &fw->dirs[i];
+		if (!fw->dirs[i]->gone && strcmp(fw->dirs[i]->path, path) == 0)
+			return fw->dirs[i];
 	return NULL;
 }
 
 static struct dir *find_dir_wd(struct follower *fw, int wd)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i].gone && fw->dirs[i].wd == wd)
-			return &fw->dirs[i];
+		if (!fw->dirs[i]->gone && fw->dirs[i]->wd == wd)
+			return fw->dirs[i];
 	return NULL;
 }
 
@@ -335,6 +350,21 @@ static int watch_dir(struct follower *fw, const char *path)
 	return -1;
 }
 
+static struct dir *new_dir(struct follower *fw, const char *path,
+			   enum dir_kind kind)
+{
+	fw->dirs = xrealloc(fw->dirs, (fw->ndirs + 1) * sizeof *fw->dirs);
+	struct dir *d = xcalloc(1, sizeof *d);
+	fw->dirs[fw->ndirs++] = d;
+
+	d->path = xstrdup(path);
+	d->gone = 0;
+	d->kind = kind;
+	d->wd = watch_dir(fw, path);
+	fw->generation++;
+	return d;
+}
+
 static void scan_dir(struct follower *fw, const char *path,
 		     unsigned long long now, int depth);
 
@@ -345,14 +375,10 @@ static void add_dir(struct follower *fw, const char *path,
 {
 	struct dir *d = find_dir_path(fw, path);
 
-	if (!d) {
-		fw->dirs = xrealloc(fw->dirs, (fw->ndirs + 1) * sizeof *fw->dirs);
-		d = &fw->dirs[fw->ndirs++];
-		d->path = xstrdup(path);
-		d->gone = 0;
-		d->wd = watch_dir(fw, path);
-		fw->generation++;
-	}
+	if (!d)
+		d = new_dir(fw, path, DIR_TREE);
+	else
+		d->kind = DIR_TREE;
 	scan_dir(fw, path, now, depth);
 }
 
@@ -375,10 +401,12 @@ static void scan_dir(struct follower *fw, const char *path,
 		struct strbuf p = STRBUF_INIT;
 		sb_addf(&p, "%s/%s", path, de->d_name);
 		struct stat sb;
+		struct dir *d = find_dir_path(fw, path);
+		int tree = !d || d->kind == DIR_TREE;
 		if (lstat(p.buf, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			if (depth < 64)
+			if (tree && depth < 64)
 				add_dir(fw, p.buf, now, depth + 1);
-		} else {
+		} else if (tree || is_named_file(fw, p.buf)) {
 			file_seen(fw, p.buf, now);
 		}
 		sb_free(&p);
@@ -392,7 +420,7 @@ static void forget_dir(struct follower *fw, struct dir *d)
 
 	/* Its subdirectories went with it. */
 	for (size_t i = 0; i < fw->ndirs; i++) {
-		struct dir *s = &fw->dirs[i];
+		struct dir *s = fw->dirs[i];
 		if (!s->gone && strncmp(s->path, d->path, len) == 0 &&
 		    (s->path[len] == '/' || s->path[len] == '\0')) {
 			if (s->wd >= 0 && fw->ifd >= 0) {
@@ -406,16 +434,10 @@ static void forget_dir(struct follower *fw, struct dir *d)
 
 /* ---- roots that do not exist yet ---- */
 
-static void wait_for(struct follower *fw, const char *path)
+/* Watches the nearest directory of path that exists, for creations only:
+ * one there is the root, or a step towards it. */
+static void watch_nearest(struct follower *fw, const char *path)
 {
-	for (size_t i = 0; i < fw->nwaiting; i++)
-		if (strcmp(fw->waiting[i], path) == 0)
-			return;
-	fw->waiting = xrealloc(fw->waiting,
-			       (fw->nwaiting + 1) * sizeof *fw->waiting);
-	fw->waiting[fw->nwaiting++] = xstrdup(path);
-	/* Watch the nearest directory that exists, non-recursively: a
-	 * creation there is the root, or a step towards it. */
 	char *p = xstrdup(path);
 	for (;;) {
 		char *slash = strrchr(p, '/');
@@ -425,18 +447,23 @@ static void wait_for(struct follower *fw, const char *path)
 		const char *dir = *p ? p : "/";
 		struct stat sb;
 		if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
-			if (!find_dir_path(fw, dir)) {
-				fw->dirs = xrealloc(fw->dirs, (fw->ndirs + 1) *
-						    sizeof *fw->dirs);
-				struct dir *d = &fw->dirs[fw->ndirs++];
-				d->path = xstrdup(dir);
-				d->gone = 0;
-				d->wd = watch_dir(fw, dir);
-			}
+			if (!find_dir_path(fw, dir))
+				new_dir(fw, dir, DIR_WAITER);
 			break;
 		}
 	}
 	free(p);
+}
+
+static void wait_for(struct follower *fw, const char *path)
+{
+	for (size_t i = 0; i < fw->nwaiting; i++)
+		if (strcmp(fw->waiting[i], path) == 0)
+			return;
+	fw->waiting = xrealloc(fw->waiting,
+			       (fw->nwaiting + 1) * sizeof *fw->waiting);
+	fw->waiting[fw->nwaiting++] = xstrdup(path);
+	watch_nearest(fw, path);
 }
 
 /* Roots that have appeared are taken up. */
@@ -457,7 +484,7 @@ static void check_waiting(struct follower *fw, unsigned long long now)
 			}
 			free(root);
 		} else {
-			wait_for(fw, root);	/* a step closer, perhaps */
+			watch_nearest(fw, root);	/* a step closer, perhaps */
 			i++;
 		}
 	}
@@ -498,15 +525,9 @@ void follower_add(struct follower *fw, const char *path)
 		char *slash = strrchr(dir, '/');
 		if (slash)
 			*slash = '\0';
-		if (!find_dir_path(fw, slash ? (*dir ? dir : "/") : ".")) {
-			/* Only this file of its directory is followed. */
-			fw->dirs = xrealloc(fw->dirs, (fw->ndirs + 1) *
-					    sizeof *fw->dirs);
-			struct dir *d = &fw->dirs[fw->ndirs++];
-			d->path = xstrdup(slash ? (*dir ? dir : "/") : ".");
-			d->gone = 0;
-			d->wd = watch_dir(fw, d->path);
-		}
+		const char *parent = slash ? (*dir ? dir : "/") : ".";
+		if (!find_dir_path(fw, parent))
+			new_dir(fw, parent, DIR_SINGLE);
 		free(dir);
 		if (!find_tail(fw, p))
 			add_tail(fw, p, file_kind_of(p));
@@ -578,6 +599,26 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 
 /* ---- events ---- */
 
+/* A file is read once per batch of events, however many it had. */
+static void mark_dirty(struct follower *fw, struct tail *t)
+{
+	for (size_t i = 0; i < fw->ndirty; i++)
+		if (fw->dirty[i] == t)
+			return;
+	if (fw->ndirty == fw->capdirty) {
+		fw->capdirty = fw->capdirty ? 2 * fw->capdirty : 64;
+		fw->dirty = xrealloc(fw->dirty, fw->capdirty * sizeof *fw->dirty);
+	}
+	fw->dirty[fw->ndirty++] = t;
+}
+
+static void read_dirty(struct follower *fw, unsigned long long now)
+{
+	/* read_tail may drop a tail: take the list first. */
+	while (fw->ndirty)
+		read_tail(fw, fw->dirty[--fw->ndirty], now);
+}
+
 static void dir_event(struct follower *fw, struct dir *d,
 		      const struct inotify_event *ev, unsigned long long now)
 {
@@ -593,15 +634,19 @@ static void dir_event(struct follower *fw, struct dir *d,
 	}
 	if (!ev->len)
 		return;
+	if (fw->nwaiting && (ev->mask & (IN_CREATE | IN_MOVED_TO)))
+		check_waiting(fw, now);
+	if (d->kind == DIR_WAITER)
+		return;
 	struct strbuf p = STRBUF_INIT;
 	sb_addf(&p, "%s/%s", d->path, ev->name);
+	if (d->kind == DIR_SINGLE && !is_named_file(fw, p.buf)) {
+		sb_free(&p);
+		return;
+	}
 	if (ev->mask & IN_ISDIR) {
 		if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
-			if (fw->nwaiting)
-				check_waiting(fw, now);
-			if (!find_dir_path(fw, p.buf) && !fw->nwaiting)
-				add_dir(fw, p.buf, now, 1);
-			else if (!find_dir_path(fw, p.buf))
+			if (!find_dir_path(fw, p.buf))
 				add_dir(fw, p.buf, now, 1);
 		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
 			struct dir *sub = find_dir_path(fw, p.buf);
@@ -613,9 +658,11 @@ static void dir_event(struct follower *fw, struct dir *d,
 		if (t)
 			drop_tail(fw, t);
 	} else {
-		if (fw->nwaiting)
-			check_waiting(fw, now);
-		file_seen(fw, p.buf, now);
+		struct tail *t = find_tail(fw, p.buf);
+		if (t)
+			mark_dirty(fw, t);
+		else
+			file_seen(fw, p.buf, now);
 	}
 	sb_free(&p);
 }
@@ -625,8 +672,8 @@ static void dir_event(struct follower *fw, struct dir *d,
 static void rescan_all(struct follower *fw, unsigned long long now)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i].gone)
-			scan_dir(fw, fw->dirs[i].path, now, 1);
+		if (!fw->dirs[i]->gone)
+			scan_dir(fw, fw->dirs[i]->path, now, 1);
 	for (size_t i = fw->ntails; i-- > 0;)
 		read_tail(fw, fw->tails[i], now);
 	check_waiting(fw, now);
@@ -653,6 +700,7 @@ static void read_events(struct follower *fw, unsigned long long now)
 			if (d)
 				dir_event(fw, d, ev, now);
 		}
+		read_dirty(fw, now);
 	}
 }
 
@@ -689,8 +737,8 @@ static int polled(const struct follower *fw, const struct dir *d)
 static void poll_dirs(struct follower *fw, unsigned long long now)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i].gone && polled(fw, &fw->dirs[i]))
-			scan_dir(fw, fw->dirs[i].path, now, 1);
+		if (!fw->dirs[i]->gone && polled(fw, fw->dirs[i]))
+			scan_dir(fw, fw->dirs[i]->path, now, 1);
 	/* Files in polled directories: read what grew (a tail reads
 	 * nothing when nothing was appended). */
 	for (size_t i = fw->ntails; i-- > 0;) {
@@ -700,7 +748,11 @@ static void poll_dirs(struct follower *fw, unsigned long long now)
 		if (slash)
 			*slash = '\0';
 		struct dir *d = find_dir_path(fw, slash ? dir : ".");
-		if (!d || polled(fw, d))
+		struct stat sb;
+		/* Only a file that changed is opened. */
+		if ((!d || polled(fw, d)) &&
+		    (stat(t->path, &sb) < 0 || sb.st_size != t->offset ||
+		     sb.st_ino != t->ino || sb.st_dev != t->dev))
 			read_tail(fw, t, now);
 		free(dir);
 	}
@@ -710,7 +762,7 @@ static void poll_dirs(struct follower *fw, unsigned long long now)
 static int any_polled(const struct follower *fw)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i].gone && polled(fw, &fw->dirs[i]))
+		if (!fw->dirs[i]->gone && polled(fw, fw->dirs[i]))
 			return 1;
 	return fw->nwaiting > 0 && fw->ifd < 0;
 }
