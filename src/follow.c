@@ -54,6 +54,13 @@ struct dir {
 	enum dir_kind kind;
 };
 
+struct order {
+	struct tail *t;
+	long pid;
+	unsigned long long stamp;
+	char *dir;
+};
+
 struct follower {
 	struct ruleset *rs;
 	struct model *m;
@@ -78,6 +85,9 @@ struct follower {
 	int started;
 	struct tail **dirty;	/* modified in this batch of events */
 	size_t ndirty, capdirty;
+	struct order *hist;	/* files whose history is still to read */
+	size_t nhist, hpos;
+	unsigned long long hist_bytes;
 };
 
 unsigned long long monotonic_ms(void)
@@ -157,6 +167,9 @@ void follower_free(struct follower *fw)
 	for (size_t i = 0; i < fw->nsingle; i++)
 		free(fw->single[i]);
 	free(fw->single);
+	for (size_t i = 0; i < fw->nhist; i++)
+		free(fw->hist[i].dir);
+	free(fw->hist);
 	classifier_free(fw->cl);
 	if (fw->ifd >= 0)
 		close(fw->ifd);
@@ -224,6 +237,9 @@ static void drop_tail(struct follower *fw, struct tail *t)
 	for (size_t i = 0; i < fw->ndirty; i++)
 		if (fw->dirty[i] == t)
 			fw->dirty[i--] = fw->dirty[--fw->ndirty];
+	for (size_t i = 0; i < fw->nhist; i++)
+		if (fw->hist[i].t == t)
+			fw->hist[i].t = NULL;
 	tail_flush(t);
 	tail_free(t);
 	fw->m->stats.files = fw->ntails;
@@ -233,6 +249,8 @@ static void drop_tail(struct follower *fw, struct tail *t)
 static void read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now)
 {
+	if (t->in_history)
+		return;	/* read in its turn, in the history's order */
 	classifier_set_tick(fw->cl, now);
 	long long n = tail_read(t, fw->buf, READ_BUF, &fw->m->stats, now);
 	if (n > 0) {
@@ -535,13 +553,6 @@ void follower_add(struct follower *fw, const char *path)
 	free(p);
 }
 
-struct order {
-	struct tail *t;
-	long pid;
-	unsigned long long stamp;
-	char *dir;
-};
-
 static int order_cmp(const void *a, const void *b)
 {
 	const struct order *x = a, *y = b;
@@ -560,41 +571,95 @@ static int order_cmp(const void *a, const void *b)
 
 /* The history is read as a one-shot scan reads a tree: a process's files
  * in the order of their stamps, and the chains of one process closed
- * before the next one's files are read. */
+ * before the next one's files are read.  It is read in steps, so that a
+ * dashboard can show its progress. */
 void follower_start(struct follower *fw, unsigned long long now_ms)
 {
-	struct order *v = xcalloc(fw->ntails + 1, sizeof *v);
 	size_t n = fw->ntails;
+	struct order *v = xcalloc(n + 1, sizeof *v);
 
 	for (size_t i = 0; i < n; i++) {
+		struct stat sb;
 		v[i].t = fw->tails[i];
 		plog_name_parts(v[i].t->path, &v[i].pid, &v[i].stamp);
 		v[i].dir = xstrdup(v[i].t->path);
 		char *slash = strrchr(v[i].dir, '/');
 		if (slash)
 			*slash = '\0';
+		if (stat(v[i].t->path, &sb) == 0)
+			fw->hist_bytes += (unsigned long long)sb.st_size;
 	}
 	qsort(v, n, sizeof *v, order_cmp);
 	fw->started = 1;
-	for (size_t i = 0; i < n; i++) {
-		if (fw->o.skip_history) {
+	if (fw->o.skip_history) {
+		for (size_t i = 0; i < n; i++) {
 			tail_skip_to_end(v[i].t);
-			continue;
+			free(v[i].dir);
 		}
-		if (i > 0 && order_cmp(&(struct order){ v[i].t, v[i].pid, 0,
-				       v[i].dir }, &(struct order){ v[i - 1].t,
-				       v[i - 1].pid, 0, v[i - 1].dir }) != 0 &&
-		    (v[i].pid != v[i - 1].pid ||
-		     (!v[i].pid && strcmp(v[i].dir, v[i - 1].dir) != 0)))
-			classifier_flush(fw->cl);
-		read_tail(fw, v[i].t, now_ms);
-		feeder_flush(v[i].t->feeder);
+		free(v);
+		n = 0;
+		v = NULL;
+		fw->hist_bytes = 0;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			v[i].t->in_history = 1;
 	}
-	for (size_t i = 0; i < n; i++)
-		free(v[i].dir);
-	free(v);
+	fw->hist = v;
+	fw->nhist = n;
+	fw->hpos = 0;
 	if (fw->ifd < 0 || fw->o.poll_ms)
 		fw->next_poll = now_ms + fw->o.poll_ms;
+}
+
+static int same_process(const struct order *a, const struct order *b)
+{
+	return a->pid == b->pid && (a->pid || strcmp(a->dir, b->dir) == 0);
+}
+
+int follower_history_step(struct follower *fw, unsigned budget_ms)
+{
+	unsigned long long start = monotonic_ms();
+
+	while (fw->hpos < fw->nhist) {
+		struct order *o = &fw->hist[fw->hpos];
+		if (fw->hpos > 0 && !same_process(o, &fw->hist[fw->hpos - 1]))
+			classifier_flush(fw->cl);
+		if (o->t) {
+			struct tail *t = o->t;
+			t->in_history = 0;
+			read_tail(fw, t, monotonic_ms());
+			/* read_tail may have dropped it (gone meanwhile). */
+			if (fw->hist[fw->hpos].t)
+				feeder_flush(t->feeder);
+		}
+		fw->hpos++;
+		if (monotonic_ms() - start >= budget_ms)
+			break;
+	}
+	if (fw->hpos < fw->nhist)
+		return 1;
+	for (size_t i = 0; i < fw->nhist; i++)
+		free(fw->hist[i].dir);
+	free(fw->hist);
+	fw->hist = NULL;
+	fw->nhist = fw->hpos = 0;
+	return 0;
+}
+
+int follower_reading_history(const struct follower *fw)
+{
+	return fw->hpos < fw->nhist;
+}
+
+void follower_history_progress(const struct follower *fw, size_t *files,
+			       size_t *files_total,
+			       unsigned long long *bytes,
+			       unsigned long long *bytes_total)
+{
+	*files = fw->hpos;
+	*files_total = fw->nhist;
+	*bytes = fw->m->stats.bytes;
+	*bytes_total = fw->hist_bytes;
 }
 
 /* ---- events ---- */

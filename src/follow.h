@@ -32,8 +32,16 @@ void follower_free(struct follower *fw);
  * not exist yet is waited for.  Call before follower_start. */
 void follower_add(struct follower *fw, const char *path);
 
-/* Reads the history (what the files hold now) unless told to skip it. */
+/* Starts: the files found so far are the history (what they hold now),
+ * to be read with follower_history_step unless told to skip it. */
 void follower_start(struct follower *fw, unsigned long long now_ms);
+/* Reads history for about budget_ms; returns 1 while some is left. */
+int follower_history_step(struct follower *fw, unsigned budget_ms);
+int follower_reading_history(const struct follower *fw);
+void follower_history_progress(const struct follower *fw, size_t *files,
+			       size_t *files_total,
+			       unsigned long long *bytes,
+			       unsigned long long *bytes_total);
 
 /* The descriptor to wait on for reading (-1 when only polling). */
 int follower_fd(const struct follower *fw);

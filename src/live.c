@@ -201,6 +201,8 @@ int run_follow(const struct options *o, struct ruleset *rs,
 	for (size_t i = 0; i < o->npaths; i++)
 		follower_add(lv.fw, o->paths[i]);
 	follower_start(lv.fw, monotonic_ms());
+	while (follower_history_step(lv.fw, 1000) && !lv.stop)
+		;
 	write_prom(&lv, monotonic_ms(), 1);
 	loop(&lv, sfd);
 	/* Ending: the chains still open are complete as they stand. */

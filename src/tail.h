@@ -26,6 +26,7 @@ struct tail {
 	struct feeder *feeder;	/* each file assembles its own records */
 	unsigned long long last_ms;	/* when its last bytes arrived */
 	int stdin_eof;
+	int in_history;		/* waiting for its turn in the history */
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
