@@ -7,6 +7,8 @@
 #include "logtime.h"
 #include "rules.h"
 
+struct process;
+
 struct field {
 	char *key;
 	char *value;	/* as the log wrote it: sanitise before showing */
@@ -34,6 +36,8 @@ struct incident {
 	size_t nfields;
 	struct rawline *raw;	/* may be dropped once no view needs it */
 	size_t nraw;
+	int raw_refs;		/* views that may still show the raw lines */
+	struct process *proc;	/* set by the model */
 };
 
 const char *incident_field(const struct incident *inc, const char *key);

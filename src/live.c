@@ -7,10 +7,16 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include "dash.h"
+#include "datadir.h"
+#include "demo.h"
 #include "follow.h"
 #include "live.h"
+#include "theme.h"
+#include "tui.h"
 #include "model.h"
 #include "prom.h"
 #include "report.h"
@@ -25,6 +31,16 @@ struct live {
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;
 	int prom_written, prom_failed;
+	/* the dashboard */
+	int dashboard;
+	struct tui tui;
+	struct dash *dash;
+	struct theme theme, mono;
+	int theme_index;
+	unsigned long long drawn_at;
+	struct strbuf roots;
+	struct demo *demo;
+	sigset_t old_mask;
 };
 
 static void put_value(struct strbuf *sb, const char *v)
@@ -77,7 +93,7 @@ static void on_incident(void *ctx, const struct incident *inc)
 	struct live *lv = ctx;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (lv->stop)
+	if (lv->stop || lv->dashboard)
 		return;
 	if (lv->o->format == FORMAT_NDJSON)
 		report_incident_json(&sb, inc, lv->cat, lv->host);
@@ -144,44 +160,226 @@ static int signal_fd(sigset_t *old)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
+/* ---- the dashboard's side of the loop ---- */
+
+static void dash_status_of(struct live *lv, struct dash_status *st)
+{
+	memset(st, 0, sizeof *st);
+	st->roots = sb_str(&lv->roots);
+	st->how = lv->o->poll_ms ? "polling" : "inotify";
+	st->files = follower_files(lv->fw);
+	st->reading_history = follower_reading_history(lv->fw);
+	follower_history_progress(lv->fw, &st->hist_files,
+				  &st->hist_files_total, &st->hist_bytes,
+				  &st->hist_bytes_total);
+}
+
+static void draw(struct live *lv, unsigned long long now)
+{
+	struct dash_status st;
+
+	dash_status_of(lv, &st);
+	dash_draw(lv->dash, &st);
+	lv->drawn_at = now;
+}
+
+static void next_theme(struct live *lv)
+{
+	struct strbuf err = STRBUF_INIT;
+
+	for (int tries = 0; tries < THEME_COUNT; tries++) {
+		lv->theme_index = (lv->theme_index + 1) % THEME_COUNT;
+		sb_reset(&err);
+		if (theme_load(theme_names[lv->theme_index], &lv->theme,
+			       &err) == 0)
+			break;
+	}
+	tui_theme(&lv->tui, &lv->theme, &lv->mono);
+	struct strbuf msg = STRBUF_INIT;
+	sb_addf(&msg, " theme: %s%s", lv->theme.name,
+		lv->tui.colours ? "" : " (monochrome terminal)");
+	dash_set_message(lv->dash, msg.buf);
+	sb_free(&msg);
+	sb_free(&err);
+}
+
+/* $PAGER at the incident's line, started with an argument vector: the
+ * file name is data, never shell text. */
+static void open_pager(struct live *lv)
+{
+	const char *file = dash_pager_file(lv->dash);
+	const char *pager = getenv("PAGER");
+	char line[32], *copy, *argv[16];
+	int argc = 0;
+
+	if (!file)
+		return;
+	copy = strdup(pager && *pager ? pager : "less");
+	if (!copy)
+		return;
+	for (char *save = NULL, *tok = strtok_r(copy, " \t", &save);
+	     tok && argc < 13; tok = strtok_r(NULL, " \t", &save))
+		argv[argc++] = tok;
+	snprintf(line, sizeof line, "+%lu", dash_pager_line(lv->dash));
+	argv[argc++] = line;
+	argv[argc++] = (char *)file;
+	argv[argc] = NULL;
+	tui_suspend();
+	pid_t pid = fork();
+	if (pid == 0) {
+		sigprocmask(SIG_SETMASK, &lv->old_mask, NULL);
+		signal(SIGPIPE, SIG_DFL);
+		execvp(argv[0], argv);
+		fprintf(stderr, "plogtop: %s: %s\n", argv[0], strerror(errno));
+		_exit(127);
+	}
+	if (pid > 0)
+		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	tui_resume();
+	free(copy);
+}
+
+static void keys(struct live *lv, unsigned long long now)
+{
+	int k, redraw = 0;
+
+	while ((k = tui_key(&lv->tui)) >= 0) {
+		switch (dash_key(lv->dash, k)) {
+		case DASH_QUIT:
+			lv->stop = 1;
+			return;
+		case DASH_PAGER:
+			open_pager(lv);
+			redraw = 1;
+			break;
+		case DASH_THEME:
+			next_theme(lv);
+			redraw = 1;
+			break;
+		case DASH_REDRAW:
+			redraw = 1;
+			break;
+		case DASH_NONE:
+			break;
+		}
+	}
+	if (redraw)
+		draw(lv, now);
+}
+
+static int draw_timeout(const struct live *lv, unsigned long long now)
+{
+	if (!lv->dashboard)
+		return -1;
+	unsigned long long due = lv->drawn_at + lv->o->interval_ms;
+	return due <= now ? 0 : (int)(due - now);
+}
+
+/* ---- the loop ---- */
+
 static void loop(struct live *lv, int sfd)
 {
+	unsigned long long demo_due = 0;
+
 	while (!lv->stop && !follower_finished(lv->fw)) {
 		unsigned long long now = monotonic_ms();
-		struct pollfd p[3] = {
+		int history = follower_reading_history(lv->fw);
+		struct pollfd p[4] = {
 			{ sfd, POLLIN, 0 },
 			{ follower_fd(lv->fw), POLLIN, 0 },
 			{ follower_stdin_fd(lv->fw), POLLIN, 0 },
+			{ lv->dashboard ? STDIN_FILENO : -1, POLLIN, 0 },
 		};
 		int timeout = min_timeout(follower_timeout(lv->fw, now),
 					  prom_timeout(lv, now));
-		int n = poll(p, 3, timeout);
+		timeout = min_timeout(timeout, draw_timeout(lv, now));
+		if (lv->demo)
+			timeout = min_timeout(timeout, demo_due > now
+					      ? (int)(demo_due - now) : 0);
+		if (history)
+			timeout = 0;
+		int n = poll(p, 4, timeout);
 		if (n < 0 && errno != EINTR) {
 			perror("plogtop: poll");
 			break;
 		}
-		if (n > 0 && (p[0].revents & POLLIN))
+		if (n > 0 && (p[0].revents & POLLIN)) {
+			/* Taken, so that it is not delivered again when the
+			 * mask is restored. */
+			struct signalfd_siginfo si;
+			ssize_t r = read(sfd, &si, sizeof si);
+			(void)r;
+			break;
+		}
+		/* The terminal went away (the ssh connection dropped). */
+		if (lv->dashboard && n > 0 && (p[3].revents & (POLLHUP | POLLERR)))
 			break;
 		now = monotonic_ms();
+		if (lv->dashboard && ((n > 0 && p[3].revents) || n < 0))
+			keys(lv, now);
+		if (lv->stop)
+			break;
+		if (history)
+			follower_history_step(lv->fw, lv->dashboard ? 50 : 1000);
+		if (lv->demo)
+			demo_due = demo_step(lv->demo, now);
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
 				n > 0 && (p[2].revents & (POLLIN | POLLHUP)),
 				now);
 		write_prom(lv, now, 0);
+		if (lv->dashboard && !dash_paused(lv->dash) &&
+		    now >= lv->drawn_at + lv->o->interval_ms)
+			draw(lv, now);
+		else if (lv->dashboard && dash_paused(lv->dash) &&
+			 now >= lv->drawn_at + lv->o->interval_ms)
+			draw(lv, now);	/* the clock still moves */
 	}
 }
 
-int run_follow(const struct options *o, struct ruleset *rs,
-	       const struct catalog *cat)
+static int start_dashboard(struct live *lv, struct strbuf *err)
 {
-	struct live lv = { .o = o, .cat = cat };
+	const char *name = lv->o->theme ? lv->o->theme : "default";
+
+	if (theme_load(name, &lv->theme, err) < 0 ||
+	    theme_load("mono", &lv->mono, err) < 0)
+		return -1;
+	for (int i = 0; i < THEME_COUNT; i++)
+		if (strcmp(theme_names[i], lv->theme.name) == 0)
+			lv->theme_index = i;
+	if (tui_start(&lv->tui, lv->o->want_colour, err) < 0)
+		return -1;
+	tui_theme(&lv->tui, &lv->theme, &lv->mono);
+	lv->dash = dash_new(&lv->m, lv->cat, &lv->tui);
+	return 0;
+}
+
+static void roots_text(struct live *lv)
+{
+	for (size_t i = 0; i < lv->m.nroots; i++) {
+		if (i)
+			sb_adds(&lv->roots, ", ");
+		sanitize(&lv->roots, lv->m.roots[i], strlen(lv->m.roots[i]));
+	}
+}
+
+static int run(const struct options *o, struct ruleset *rs,
+	       const struct catalog *cat, int dashboard)
+{
+	struct live lv = { .o = o, .cat = cat, .dashboard = dashboard };
 	struct strbuf err = STRBUF_INIT;
-	sigset_t old;
+	int status = 0;
 
 	gethostname(lv.host, sizeof lv.host - 1);
 	model_init(&lv.m);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
 	lv.m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
+	if (o->demo && !(lv.demo = demo_new(&err))) {
+		fprintf(stderr, "plogtop: --demo: %s\n", err.buf);
+		status = 2;
+		goto out;
+	}
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
 		.max_watches = o->max_watches, .on_incident = on_incident,
@@ -190,29 +388,61 @@ int run_follow(const struct options *o, struct ruleset *rs,
 	lv.fw = follower_new(rs, &lv.m, &fo, &err);
 	if (!lv.fw) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);
-		sb_free(&err);
-		model_free(&lv.m);
-		return 2;
+		status = 2;
+		goto out;
+	}
+	if (lv.demo) {
+		follower_add(lv.fw, demo_root(lv.demo));
+	} else {
+		for (size_t i = 0; i < o->npaths; i++)
+			follower_add(lv.fw, o->paths[i]);
+	}
+	roots_text(&lv);
+	if (dashboard && start_dashboard(&lv, &err) < 0) {
+		fprintf(stderr, "plogtop: %s\n", err.buf);
+		status = 2;
+		goto out;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	int sfd = signal_fd(&old);
+	int sfd = signal_fd(&lv.old_mask);
 	if (sfd < 0)
 		perror("plogtop: signalfd");
-	for (size_t i = 0; i < o->npaths; i++)
-		follower_add(lv.fw, o->paths[i]);
 	follower_start(lv.fw, monotonic_ms());
-	while (follower_history_step(lv.fw, 1000) && !lv.stop)
-		;
+	if (!dashboard)
+		while (follower_history_step(lv.fw, 1000) && !lv.stop)
+			;
 	write_prom(&lv, monotonic_ms(), 1);
+	if (dashboard)
+		draw(&lv, monotonic_ms());
 	loop(&lv, sfd);
+	if (dashboard)
+		tui_stop(&lv.tui);
 	/* Ending: the chains still open are complete as they stand. */
 	follower_flush(lv.fw);
 	write_prom(&lv, monotonic_ms(), 1);
-	follower_free(lv.fw);
-	model_free(&lv.m);
+	/* The signals stay blocked: plogtop is ending, and a hangup that
+	 * arrives late (after the terminal went) must not cut short the
+	 * clean-up below. */
 	if (sfd >= 0)
 		close(sfd);
-	sigprocmask(SIG_SETMASK, &old, NULL);
+out:
+	dash_free(lv.dash);
+	follower_free(lv.fw);
+	demo_free(lv.demo);
+	model_free(&lv.m);
+	sb_free(&lv.roots);
 	sb_free(&err);
-	return 0;
+	return status;
+}
+
+int run_follow(const struct options *o, struct ruleset *rs,
+	       const struct catalog *cat)
+{
+	return run(o, rs, cat, 0);
+}
+
+int run_dashboard(const struct options *o, struct ruleset *rs,
+		  const struct catalog *cat)
+{
+	return run(o, rs, cat, 1);
 }

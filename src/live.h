@@ -11,6 +11,10 @@
 int run_follow(const struct options *o, struct ruleset *rs,
 	       const struct catalog *cat);
 
+/* The dashboard: the same loop, drawn on the terminal. */
+int run_dashboard(const struct options *o, struct ruleset *rs,
+		  const struct catalog *cat);
+
 /* Appends the --follow text line of an incident (no newline). */
 void incident_line(struct strbuf *sb, const struct incident *inc);
 

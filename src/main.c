@@ -126,6 +126,20 @@ static int check_default_root(const struct options *o)
 	return -1;
 }
 
+/* The dashboard unless told otherwise, when both ends are a terminal
+ * (so that `plogtop | less` and `ssh host plogtop` in a pipe report). */
+static int wants_dashboard(const struct options *o)
+{
+	if (o->once)
+		return 0;
+	if (o->demo)
+		return 1;
+	for (size_t i = 0; i < o->npaths; i++)
+		if (strcmp(o->paths[i], "-") == 0)
+			return 0;
+	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+}
+
 static int use_color(enum color c)
 {
 	const char *term = getenv("TERM");
@@ -215,6 +229,8 @@ int main(int argc, char **argv)
 		status = EXIT_CLEAN;
 	} else if (o.follow) {
 		status = run_follow(&o, rs, cat);
+	} else if (wants_dashboard(&o)) {
+		status = run_dashboard(&o, rs, cat);
 	} else if (check_default_root(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else {

@@ -117,7 +117,15 @@ static struct process *find_process(struct model *m, long pid,
 	return p;
 }
 
-static void count_in_process(struct process *p, const struct incident *inc)
+/* Raw lines are kept while a view may show them: as the example of its
+ * class, or as the latest incident of its process. */
+static void release_raw(struct incident *inc)
+{
+	if (--inc->raw_refs == 0)
+		incident_drop_raw(inc);
+}
+
+static void count_in_process(struct process *p, struct incident *inc)
 {
 	p->total++;
 	p->by_resource[inc->resource]++;
@@ -127,8 +135,12 @@ static void count_in_process(struct process *p, const struct incident *inc)
 		if (inc->last > p->last)
 			p->last = inc->last;
 	}
-	if (!p->latest || incident_cmp(inc, p->latest) >= 0)
+	if (!p->latest || incident_cmp(inc, p->latest) >= 0) {
+		if (p->latest)
+			release_raw(p->latest);
 		p->latest = inc;
+		inc->raw_refs++;
+	}
 	for (size_t i = 0; i < p->nclasses; i++) {
 		if (same_class(&p->classes[i].k, inc)) {
 			p->classes[i].n++;
@@ -173,10 +185,9 @@ static void count_in_section(struct model *m, struct incident *inc)
 	note_section_process(s, inc);
 	if (!s->example || incident_cmp(inc, s->example) < 0) {
 		if (s->example)
-			incident_drop_raw(s->example);
+			release_raw(s->example);
 		s->example = inc;
-	} else {
-		incident_drop_raw(inc);
+		inc->raw_refs++;
 	}
 }
 
@@ -194,8 +205,11 @@ void model_add(struct model *m, struct incident *inc)
 					m->cap * sizeof *m->incidents);
 	}
 	m->incidents[m->n++] = inc;
-	count_in_process(find_process(m, inc->pid, inc->name), inc);
+	inc->proc = find_process(m, inc->pid, inc->name);
+	count_in_process(inc->proc, inc);
 	count_in_section(m, inc);
+	if (!inc->raw_refs)
+		incident_drop_raw(inc);
 }
 
 static int cmp_problem(const void *a, const void *b)

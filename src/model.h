@@ -30,7 +30,7 @@ struct process {
 	struct class_count *classes;
 	size_t nclasses;
 	logtime_t first, last;
-	const struct incident *latest;
+	struct incident *latest;
 };
 
 struct problem {

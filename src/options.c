@@ -13,7 +13,8 @@ static const char usage_text[] =
 "Usage: plogtop [OPTION]... [PATH]...\n"
 "Find Ascend CANN runtime resource exhaustion (EE1023) and invalid argument\n"
 "(EE1001) incidents in plog logs, per process and resource, with the fix\n"
-"for each cause.\n"
+"for each cause.  On a terminal plogtop shows a live dashboard (keys: ?\n"
+"for help, q to quit); otherwise, or with --once, it prints a report.\n"
 "\n"
 "PATH is a directory searched recursively for plog files\n"
 "(plog-PID_STAMP.log, plog_STAMP.log, device-PID_STAMP.log), a single log\n"
@@ -22,7 +23,8 @@ static const char usage_text[] =
 "$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
 "\n"
 "  --once              read everything there now, print a report and exit\n"
-"                      (what plogtop does unless --follow is given)\n"
+"                      (the default when standard output is not a\n"
+"                      terminal)\n"
 "  --follow            keep watching: read what is there, then each line\n"
 "                      as it is written, and print each incident once,\n"
 "                      when it is complete; until interrupted\n"
@@ -47,6 +49,10 @@ static const char usage_text[] =
 "                      itself on NFS, CIFS or FUSE, and when inotify\n"
 "                      watches run out)\n"
 "  --max-watches=N     use at most N inotify watches, polling the rest\n"
+"  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
+"                      high-contrast, or a theme file\n"
+"  --demo              watch a temporary plog tree with a realistic,\n"
+"                      evolving workload (removed on exit)\n"
 "  --check-rules       load and check the rules (every sample line) and\n"
 "                      the message file, then exit\n"
 "  -h, --help          show this help and exit\n"
@@ -64,7 +70,7 @@ static const char usage_text[] =
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
-       OPT_MAX_WATCHES };
+       OPT_MAX_WATCHES, OPT_THEME, OPT_DEMO };
 
 static const struct option long_options[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
@@ -79,6 +85,8 @@ static const struct option long_options[] = {
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "max-watches", required_argument, NULL, OPT_MAX_WATCHES },
+	{ "theme", required_argument, NULL, OPT_THEME },
+	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -176,6 +184,14 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_FOLLOW:
 		o->follow = 1;
 		return 0;
+	case OPT_THEME:
+		if (!*arg)
+			return usage_error("--theme needs a name or a file:", arg);
+		o->theme = arg;
+		return 0;
+	case OPT_DEMO:
+		o->demo = 1;
+		return 0;
 	case OPT_PROM_FILE:
 		if (!*arg)
 			return usage_error("--prom-file needs a path:", arg);
@@ -226,9 +242,17 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "--format=ndjson");
 	if (o->once && o->follow)
 		return usage_error("choose one of --once and", "--follow");
-	if ((o->poll_ms || o->max_watches) && !o->follow)
-		return usage_error("--poll and --max-watches are for",
-				   "--follow");
+	if ((o->poll_ms || o->max_watches) && o->once)
+		return usage_error("--poll and --max-watches are for watching,"
+				   " not", "--once");
+	if (o->demo && o->once)
+		return usage_error("--demo is for watching, not", "--once");
+	if (o->demo && optind < argc)
+		return usage_error("--demo makes its own tree; drop the",
+				   "PATH");
+	const char *no = getenv("NO_COLOR");
+	o->want_colour = o->color == COLOR_ALWAYS ||
+			 (o->color == COLOR_AUTO && !(no && *no));
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			return usage_error("an empty PATH is not a path:", "");

@@ -1,0 +1,41 @@
+/* Colour themes: plain-text files of "item foreground background
+ * attributes" lines in themes/, installed under $(pkgdatadir)/themes. */
+#ifndef PLOGTOP_THEME_H
+#define PLOGTOP_THEME_H
+
+#include "strbuf.h"
+
+enum theme_item {
+	TI_HEADER, TI_TITLE, TI_TABLE_HEAD, TI_ROW, TI_SELECTED, TI_DEAD,
+	TI_COUNT, TI_ZERO, TI_GRAPH, TI_DETAIL_TITLE, TI_FIX, TI_RAW, TI_KEYS,
+	TI_STATUS, TI_WARNING, TI_ITEMS
+};
+
+#define TA_BOLD 1u
+#define TA_DIM 2u
+#define TA_UNDERLINE 4u
+#define TA_REVERSE 8u
+#define TA_STANDOUT 16u
+
+struct theme_style {
+	short fg, bg;		/* -1: the terminal's default; 0..255 */
+	unsigned attrs;
+};
+
+struct theme {
+	char name[64];
+	struct theme_style item[TI_ITEMS];
+};
+
+/* Loads NAME (a file themes/NAME.theme of the data directory) or a FILE
+ * (a name with a '/' or ending in .theme).  Every item must be set.
+ * Returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
+int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err);
+int theme_parse(const char *path, const char *text, struct theme *t,
+		struct strbuf *err);
+
+/* The built-in theme names, in the order the t key cycles them. */
+extern const char *const theme_names[];
+#define THEME_COUNT 4
+
+#endif

@@ -1,0 +1,46 @@
+/* The terminal: the one place that knows curses.  Start-up and
+ * restoring, colours from a theme (degraded to what the terminal has, or
+ * monochrome), keys, and a few drawing helpers that take sanitised text. */
+#ifndef PLOGTOP_TUI_H
+#define PLOGTOP_TUI_H
+
+#include <stddef.h>
+
+#include "theme.h"
+
+struct tui {
+	int colours;		/* colours in use: 0 monochrome, 8, 16, 256 */
+	int utf8;		/* the locale is UTF-8: Unicode line drawing */
+	int want_colour;	/* --color and NO_COLOR allow it */
+	unsigned long attr[TI_ITEMS];
+	int rows, cols;
+};
+
+/* Takes the terminal (stdin and stdout).  Returns 0, or -1 with a message
+ * in err (no terminal, unknown TERM). */
+int tui_start(struct tui *t, int want_colour, struct strbuf *err);
+void tui_stop(struct tui *t);
+/* Sets the colours of a theme; monochrome uses mono's attributes. */
+void tui_theme(struct tui *t, const struct theme *theme,
+	       const struct theme *mono);
+
+/* A key, or -1 when none is waiting.  KEY_RESIZE updates rows/cols. */
+int tui_key(struct tui *t);
+void tui_size(struct tui *t);
+
+/* Text at (y, x) in at most width columns, padded to width when pad. */
+void tui_text(const struct tui *t, int y, int x, int width, const char *s,
+	      enum theme_item item, int pad);
+/* A horizontal rule. */
+void tui_rule(const struct tui *t, int y, int x, int width,
+	      enum theme_item item);
+void tui_clear_line(const struct tui *t, int y, enum theme_item item);
+const char *tui_spark(const struct tui *t, int level);	/* level 0..8 */
+void tui_erase(void);
+void tui_refresh(int full);
+
+/* Leaves curses for a child program (the pager) and comes back. */
+void tui_suspend(void);
+void tui_resume(void);
+
+#endif
