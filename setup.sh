@@ -1,8 +1,7 @@
 #!/bin/sh
 # plogtop set-up for a fresh Debian or Ubuntu machine.
 #   ./setup.sh run     install what is missing, build, and run plogtop on
-#                      your logs (or on the bundled sample tree if you have
-#                      none yet)
+#                      your logs (or its demo if you have none yet)
 #   ./setup.sh check   install what is missing, build, and run the tests
 # Packages are installed with apt-get, through sudo when not root.  The
 # build goes to _build/ (override with BUILD=dir); CFLAGS is passed on.
@@ -37,15 +36,19 @@ build() {
 	make -j"$(nproc)"
 }
 
-# The default log root as plogtop finds it; the sample tree if it holds
-# no plog file yet.
+# The default log root as plogtop finds it.  When it holds no plog file
+# yet: the demo on a terminal, else a report on the bundled sample tree.
 run_plogtop() {
 	root=${ASCEND_PROCESS_LOG_PATH:-${ASCEND_WORK_PATH:+$ASCEND_WORK_PATH/log}}
 	root=${root:-$HOME/ascend/log}
 	if find "$root" -name 'plog-*.log' 2>/dev/null | grep -q .; then
 		./src/plogtop "$@"
+	elif [ -t 0 ] && [ -t 1 ]; then
+		echo "setup: no plog files under $root yet; starting the demo (q quits)"
+		sleep 2
+		./src/plogtop --demo "$@"
 	else
-		echo "setup: no plog files under $root; showing the sample tree"
+		echo "setup: no plog files under $root; a report on the sample tree"
 		./src/plogtop "$@" "$here/tests/fixtures/tree"
 	fi
 }
