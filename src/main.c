@@ -20,6 +20,7 @@
 #include "report.h"
 #include "rules.h"
 #include "scan.h"
+#include "theme.h"
 
 #define EXIT_CLEAN 0
 #define EXIT_INCIDENTS 1
@@ -126,6 +127,21 @@ static int check_default_root(const struct options *o)
 	return -1;
 }
 
+/* A bad --theme is an error whatever the mode, like a bad --rules. */
+static int check_theme(const struct options *o)
+{
+	struct theme t;
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (o->theme && theme_load(o->theme, &t, &err) < 0) {
+		fail(err.buf);
+		rc = -1;
+	}
+	sb_free(&err);
+	return rc;
+}
+
 /* The dashboard unless told otherwise, when both ends are a terminal
  * (so that `plogtop | less` and `ssh host plogtop` in a pipe report). */
 static int wants_dashboard(const struct options *o)
@@ -221,7 +237,7 @@ int main(int argc, char **argv)
 	}
 	struct ruleset *rs = load_rules(&o);
 	struct catalog *cat = rs ? load_catalog() : NULL;
-	if (!rs || !cat) {
+	if (!rs || !cat || check_theme(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else if (o.check_rules) {
 		printf("plogtop: %zu rules and their samples are good\n",
