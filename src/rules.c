@@ -603,17 +603,37 @@ static void report_captures(struct rule *r, pcre2_match_data *md,
 	}
 }
 
-int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
-		  const char *text, size_t len, rule_fn on_rule,
-		  capture_fn cap, void *ctx)
+/* Which rules a match call tries. */
+enum pick { PICK_ROLE, PICK_LINE, PICK_FIELDS };
+
+static int picked(const struct ruleset *rs, size_t i, enum pick how,
+		  enum role role, enum plog_level level)
+{
+	const struct rule *r = rs->rules[i];
+
+	if (!(r->levels & LEVEL_BIT(level)))
+		return 0;
+	switch (how) {
+	case PICK_ROLE:
+		return r->info.role == role;
+	case PICK_LINE:
+		return r->stage != STAGE_FIELDS && r->info.role != ROLE_PREFIX &&
+		       (!rs->prefilter || rs->cand[i]);
+	default:
+		return r->stage == STAGE_FIELDS;
+	}
+}
+
+static int match_picked(struct ruleset *rs, enum pick how, enum role role,
+			enum plog_level level, const char *text, size_t len,
+			rule_fn on_rule, capture_fn cap, void *ctx)
 {
 	int hits = 0;
 
 	for (size_t i = 0; i < rs->n; i++) {
 		struct rule *r = rs->rules[i];
-		if (r->info.role != role || !(r->levels & LEVEL_BIT(level)))
-			continue;
-		if (!rule_matches(r, text, len, rs->md))
+		if (!picked(rs, i, how, role, level) ||
+		    !rule_matches(r, text, len, rs->md))
 			continue;
 		hits++;
 		if (on_rule)
@@ -622,50 +642,32 @@ int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
 			report_captures(r, rs->md, text, cap, ctx);
 	}
 	return hits;
+}
+
+int ruleset_match(struct ruleset *rs, enum role role, enum plog_level level,
+		  const char *text, size_t len, rule_fn on_rule,
+		  capture_fn cap, void *ctx)
+{
+	return match_picked(rs, PICK_ROLE, role, level, text, len, on_rule,
+			    cap, ctx);
 }
 
 int ruleset_match_line(struct ruleset *rs, enum plog_level level,
 		       const char *text, size_t len, rule_fn on_rule,
 		       capture_fn cap, void *ctx)
 {
-	int hits = 0;
-
 	if (rs->prefilter)
 		prefilter_scan(rs->prefilter, text, len, rs->cand);
-	for (size_t i = 0; i < rs->n; i++) {
-		struct rule *r = rs->rules[i];
-		if (r->stage == STAGE_FIELDS || r->info.role == ROLE_PREFIX ||
-		    !(r->levels & LEVEL_BIT(level)) ||
-		    (rs->prefilter && !rs->cand[i]))
-			continue;
-		if (!rule_matches(r, text, len, rs->md))
-			continue;
-		hits++;
-		if (on_rule)
-			on_rule(ctx, &r->info);
-		if (cap)
-			report_captures(r, rs->md, text, cap, ctx);
-	}
-	return hits;
+	return match_picked(rs, PICK_LINE, ROLE_NONE, level, text, len,
+			    on_rule, cap, ctx);
 }
 
 int ruleset_match_fields(struct ruleset *rs, enum plog_level level,
 			 const char *text, size_t len, capture_fn cap,
 			 void *ctx)
 {
-	int hits = 0;
-
-	for (size_t i = 0; i < rs->n; i++) {
-		struct rule *r = rs->rules[i];
-		if (r->stage != STAGE_FIELDS || !(r->levels & LEVEL_BIT(level)))
-			continue;
-		if (!rule_matches(r, text, len, rs->md))
-			continue;
-		hits++;
-		if (cap)
-			report_captures(r, rs->md, text, cap, ctx);
-	}
-	return hits;
+	return match_picked(rs, PICK_FIELDS, ROLE_NONE, level, text, len,
+			    NULL, cap, ctx);
 }
 
 size_t ruleset_strip_prefix(struct ruleset *rs, const char *text, size_t len,

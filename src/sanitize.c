@@ -98,7 +98,9 @@ static int char_width(uint32_t c)
 	return 1;
 }
 
-size_t text_fit(const char *s, size_t width)
+/* Walks s while it fits in width columns: returns the bytes that fit and
+ * stores the columns they take. */
+static size_t measure(const char *s, size_t width, size_t *columns)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0, used = 0;
@@ -114,21 +116,21 @@ size_t text_fit(const char *s, size_t width)
 		used += w;
 		i += len;
 	}
+	*columns = used;
 	return i;
+}
+
+size_t text_fit(const char *s, size_t width)
+{
+	size_t columns;
+
+	return measure(s, width, &columns);
 }
 
 size_t text_width(const char *s)
 {
-	const unsigned char *p = (const unsigned char *)s;
-	size_t n = strlen(s), i = 0, used = 0;
+	size_t columns;
 
-	while (i < n) {
-		uint32_t cp;
-		size_t len = utf8_decode(p + i, n - i, &cp);
-		if (len == 0)
-			len = 1, cp = '?';
-		used += (size_t)char_width(cp);
-		i += len;
-	}
-	return used;
+	measure(s, (size_t)-1, &columns);
+	return columns;
 }
