@@ -85,6 +85,8 @@ struct follower {
 	int started;
 	struct tail **dirty;	/* modified in this batch of events */
 	size_t ndirty, capdirty;
+	struct tail **pending;	/* holding back a record */
+	size_t npending, cappending;
 	struct order *hist;	/* files whose history is still to read */
 	size_t nhist, hpos;
 	unsigned long long hist_bytes;
@@ -161,6 +163,7 @@ void follower_free(struct follower *fw)
 	}
 	free(fw->dirs);
 	free(fw->dirty);
+	free(fw->pending);
 	for (size_t i = 0; i < fw->nwaiting; i++)
 		free(fw->waiting[i]);
 	free(fw->waiting);
@@ -217,6 +220,45 @@ static struct tail *add_tail(struct follower *fw, const char *path,
 	return t;
 }
 
+/* Another file's lines are about to be read: a record another file holds
+ * back is complete (its continuation lines come in the same write), and
+ * must reach the classifier first, or a chain that the logger's rotation
+ * cut between two files would arrive out of order. */
+static void flush_others(struct follower *fw, const struct tail *t)
+{
+	for (size_t i = 0; i < fw->npending;) {
+		struct tail *o = fw->pending[i];
+		if (o == t) {
+			i++;
+			continue;
+		}
+		feeder_flush(o->feeder);
+		fw->pending[i] = fw->pending[--fw->npending];
+	}
+}
+
+static void note_pending(struct follower *fw, struct tail *t)
+{
+	if (!feeder_has_pending(t->feeder))
+		return;
+	for (size_t i = 0; i < fw->npending; i++)
+		if (fw->pending[i] == t)
+			return;
+	if (fw->npending == fw->cappending) {
+		fw->cappending = fw->cappending ? 2 * fw->cappending : 16;
+		fw->pending = xrealloc(fw->pending,
+				       fw->cappending * sizeof *fw->pending);
+	}
+	fw->pending[fw->npending++] = t;
+}
+
+static void forget_pending(struct follower *fw, const struct tail *t)
+{
+	for (size_t i = 0; i < fw->npending; i++)
+		if (fw->pending[i] == t)
+			fw->pending[i--] = fw->pending[--fw->npending];
+}
+
 static void drop_tail(struct follower *fw, struct tail *t)
 {
 	struct tailnode **pp = &fw->bucket[hash_path(t->path)];
@@ -240,6 +282,7 @@ static void drop_tail(struct follower *fw, struct tail *t)
 	for (size_t i = 0; i < fw->nhist; i++)
 		if (fw->hist[i].t == t)
 			fw->hist[i].t = NULL;
+	forget_pending(fw, t);
 	tail_flush(t);
 	tail_free(t);
 	fw->m->stats.files = fw->ntails;
@@ -252,7 +295,10 @@ static void read_tail(struct follower *fw, struct tail *t,
 	if (t->in_history)
 		return;	/* read in its turn, in the history's order */
 	classifier_set_tick(fw->cl, now);
+	flush_others(fw, t);
 	long long n = tail_read(t, fw->buf, READ_BUF, &fw->m->stats, now);
+	if (n >= 0)
+		note_pending(fw, t);
 	if (n > 0) {
 		fw->generation++;
 	} else if (n < 0 && errno == ENOENT) {
@@ -844,8 +890,10 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 	for (size_t i = 0; i < fw->ntails; i++) {
 		struct tail *t = fw->tails[i];
 		if (feeder_has_pending(t->feeder) &&
-		    now >= t->last_ms + RECORD_QUIET_MS)
+		    now >= t->last_ms + RECORD_QUIET_MS) {
 			feeder_flush(t->feeder);
+			forget_pending(fw, t);
+		}
 		if (linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + PARTIAL_QUIET_MS)
 			tail_flush(t);
