@@ -300,19 +300,19 @@ static void draw_header(struct dash *d, const struct dash_status *st)
 	tui_text(t, 0, t->cols - (int)text_width(sb.buf), (int)text_width(sb.buf),
 		 sb.buf, TI_HEADER, 0);
 	sb_reset(&sb);
-	sb_addf(&sb, " files %zu  processes %zu  lines/s %.0f  incidents "
-		"1m %zu 1h %zu all %zu  window %s  sort %s%s",
-		st->files, d->m->nprocs, d->lines_per_s,
-		count_since(d->m, 60LL * 1000000),
-		count_since(d->m, 3600LL * 1000000), d->m->n,
-		window_names[d->win], sort_names[d->sort],
-		d->reverse ? " (rev)" : "");
+	/* What hides rows comes first: at 80 columns the line is cut. */
 	if (d->filter[0]) {
 		struct strbuf f = STRBUF_INIT;
 		clean(&f, d->filter);
-		sb_addf(&sb, "  filter '%s'", f.buf);
+		sb_addf(&sb, " filter '%s' ", f.buf);
 		sb_free(&f);
 	}
+	sb_addf(&sb, " window %s  incidents 1m %zu 1h %zu all %zu  files %zu  "
+		"processes %zu  lines/s %.0f  sort %s%s",
+		window_names[d->win], count_since(d->m, 60LL * 1000000),
+		count_since(d->m, 3600LL * 1000000), d->m->n, st->files,
+		d->m->nprocs, d->lines_per_s, sort_names[d->sort],
+		d->reverse ? " (rev)" : "");
 	tui_text(t, 1, 0, t->cols, sb.buf, TI_STATUS, 1);
 	sb_free(&sb);
 }

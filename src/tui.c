@@ -32,8 +32,8 @@ int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 	nodelay(stdscr, TRUE);
 	curs_set(0);
 	ESCDELAY = 25;
-	if (want_colour && has_colors() && COLORS >= 8) {
-		start_color();
+	/* COLORS is only known once start_color() has run. */
+	if (want_colour && has_colors() && start_color() == OK && COLORS >= 8) {
 		use_default_colors();
 		t->colours = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
 	}
@@ -44,8 +44,14 @@ int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 void tui_stop(struct tui *t)
 {
 	(void)t;
-	if (!isendwin())
-		endwin();
+	if (isendwin())
+		return;
+	/* Terminals without an alternate screen (vt100) keep what was
+	 * drawn: leave them a clean screen and the cursor at the top. */
+	erase();
+	move(0, 0);
+	refresh();
+	endwin();
 }
 
 void tui_size(struct tui *t)
