@@ -3,7 +3,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -257,9 +256,10 @@ unsigned long long demo_step(struct demo *dm, unsigned long long now)
 	}
 	if (now < dm->next)
 		return dm->next;
-	/* Busy and quiet spells: the noise rate swings over two minutes. */
-	double phase = (double)(now - dm->start) / 120000.0 * 2 * M_PI;
-	int lines = 2 + (int)(18 * (1 + sin(phase)));
+	/* Busy and quiet spells: the noise rate rises and falls over two
+	 * minutes, from 2 to 38 lines a step. */
+	unsigned long long t = (now - dm->start) % 120000;
+	int lines = 2 + (int)(36 * (t < 60000 ? t : 120000 - t) / 60000);
 	for (size_t i = 0; i < NKINDS; i++) {
 		struct proc *p = &dm->procs[i];
 		struct strbuf sb = STRBUF_INIT;
