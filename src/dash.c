@@ -194,6 +194,9 @@ static void build_rows(struct dash *d)
 	logtime_t now = logtime_now();
 	long long span = window_usec[d->win];
 
+	/* The row of each process, by its id, for the pass below. */
+	struct row **row_of = xcalloc(d->m->nprocs + 1, sizeof *row_of);
+
 	d->rows = xrealloc(d->rows, (d->m->nprocs + 1) * sizeof *d->rows);
 	d->nrows = 0;
 	for (size_t i = 0; i < d->m->nprocs; i++) {
@@ -201,6 +204,7 @@ static void build_rows(struct dash *d)
 		if (!matches_filter(d, p))
 			continue;
 		struct row *r = &d->rows[d->nrows++];
+		row_of[p->id] = r;
 		memset(r, 0, sizeof *r);
 		r->p = p;
 		r->alive = alive(p);
@@ -209,10 +213,7 @@ static void build_rows(struct dash *d)
 	/* One pass over the incidents fills every row. */
 	for (size_t i = 0; i < d->m->n; i++) {
 		const struct incident *inc = d->m->incidents[i];
-		struct row *r = NULL;
-		for (size_t k = 0; k < d->nrows; k++)
-			if (d->rows[k].p == inc->proc)
-				r = &d->rows[k];
+		struct row *r = row_of[inc->proc->id];
 		if (!r)
 			continue;
 		if (inc->first != LOGTIME_UNKNOWN && inc->first <= now) {
@@ -228,6 +229,7 @@ static void build_rows(struct dash *d)
 			r->col[c]++;
 		r->total++;
 	}
+	free(row_of);
 	if (d->nrows)
 		qsort_r(d->rows, d->nrows, sizeof *d->rows, row_cmp, d);
 	/* Keep the selection on the same process. */

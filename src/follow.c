@@ -79,13 +79,14 @@ struct follower {
 	size_t nsingle;
 	struct tail *stdin_tail;
 	size_t nwatches;
+	size_t npolled;		/* directories inotify does not cover */
 	int warned_watches, warned_remote, warned_poll;
 	unsigned long long next_poll;
 	unsigned long long generation;
 	int started;
 	struct tail **dirty;	/* modified in this batch of events */
 	size_t ndirty, capdirty;
-	struct tail **pending;	/* holding back a record */
+	struct tail **pending;	/* holding back a record or a line */
 	size_t npending, cappending;
 	struct order *hist;	/* files whose history is still to read */
 	size_t nhist, hpos;
@@ -199,6 +200,8 @@ static struct tail *find_tail(struct follower *fw, const char *path)
 	return NULL;
 }
 
+static struct dir *find_dir_path(struct follower *fw, const char *path);
+
 static struct tail *add_tail(struct follower *fw, const char *path,
 			     enum file_kind kind)
 {
@@ -210,6 +213,14 @@ static struct tail *add_tail(struct follower *fw, const char *path,
 	n->t = t;
 	n->next = fw->bucket[h];
 	fw->bucket[h] = n;
+	/* Whether its directory is polled is known once, here. */
+	char *dir = xstrdup(path);
+	char *slash = strrchr(dir, '/');
+	if (slash)
+		*slash = '\0';
+	struct dir *d = find_dir_path(fw, slash ? (*dir ? dir : "/") : ".");
+	t->polled = !d || d->wd < 0;
+	free(dir);
 	if (fw->ntails == fw->captails) {
 		fw->captails = fw->captails ? 2 * fw->captails : 64;
 		fw->tails = xrealloc(fw->tails, fw->captails * sizeof *fw->tails);
@@ -218,6 +229,13 @@ static struct tail *add_tail(struct follower *fw, const char *path,
 	fw->m->stats.files = fw->ntails;
 	fw->generation++;
 	return t;
+}
+
+/* Whether a tail holds something back: a record, or a line without its
+ * newline yet.  Only those tails have timers, so only they are listed. */
+static int holding(const struct tail *t)
+{
+	return feeder_has_pending(t->feeder) || linesplit_pending(&t->ls);
 }
 
 /* Another file's lines are about to be read: a record another file holds
@@ -233,13 +251,16 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			continue;
 		}
 		feeder_flush(o->feeder);
-		fw->pending[i] = fw->pending[--fw->npending];
+		if (holding(o))
+			i++;
+		else
+			fw->pending[i] = fw->pending[--fw->npending];
 	}
 }
 
 static void note_pending(struct follower *fw, struct tail *t)
 {
-	if (!feeder_has_pending(t->feeder))
+	if (!holding(t))
 		return;
 	for (size_t i = 0; i < fw->npending; i++)
 		if (fw->pending[i] == t)
@@ -425,6 +446,7 @@ static struct dir *new_dir(struct follower *fw, const char *path,
 	d->gone = 0;
 	d->kind = kind;
 	d->wd = watch_dir(fw, path);
+	fw->npolled += d->wd < 0;
 	fw->generation++;
 	return d;
 }
@@ -490,6 +512,8 @@ static void forget_dir(struct follower *fw, struct dir *d)
 			if (s->wd >= 0 && fw->ifd >= 0) {
 				inotify_rm_watch(fw->ifd, s->wd);
 				fw->nwatches--;
+			} else if (s->wd < 0) {
+				fw->npolled--;
 			}
 			s->gone = 1;
 		}
@@ -837,6 +861,7 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 		fw->m->stats.lines += t->ls.lineno - before;
 		t->last_ms = now;
 		fw->generation++;
+		note_pending(fw, t);
 	}
 }
 
@@ -854,28 +879,19 @@ static void poll_dirs(struct follower *fw, unsigned long long now)
 	 * nothing when nothing was appended). */
 	for (size_t i = fw->ntails; i-- > 0;) {
 		struct tail *t = fw->tails[i];
-		char *dir = xstrdup(t->path);
-		char *slash = strrchr(dir, '/');
-		if (slash)
-			*slash = '\0';
-		struct dir *d = find_dir_path(fw, slash ? dir : ".");
 		struct stat sb;
 		/* Only a file that changed is opened. */
-		if ((!d || polled(fw, d)) &&
+		if (t->polled &&
 		    (stat(t->path, &sb) < 0 || sb.st_size != t->offset ||
 		     sb.st_ino != t->ino || sb.st_dev != t->dev))
 			read_tail(fw, t, now);
-		free(dir);
 	}
 	check_waiting(fw, now);
 }
 
 static int any_polled(const struct follower *fw)
 {
-	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i]->gone && polled(fw, fw->dirs[i]))
-			return 1;
-	return fw->nwaiting > 0 && fw->ifd < 0;
+	return fw->npolled > 0 || (fw->nwaiting > 0 && fw->ifd < 0);
 }
 
 static unsigned poll_interval(const struct follower *fw)
@@ -887,21 +903,19 @@ static unsigned poll_interval(const struct follower *fw)
 static void flush_quiet(struct follower *fw, unsigned long long now)
 {
 	classifier_set_tick(fw->cl, now);
-	for (size_t i = 0; i < fw->ntails; i++) {
-		struct tail *t = fw->tails[i];
+	for (size_t i = 0; i < fw->npending;) {
+		struct tail *t = fw->pending[i];
 		if (feeder_has_pending(t->feeder) &&
-		    now >= t->last_ms + RECORD_QUIET_MS) {
+		    now >= t->last_ms + RECORD_QUIET_MS)
 			feeder_flush(t->feeder);
-			forget_pending(fw, t);
-		}
 		if (linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + PARTIAL_QUIET_MS)
 			tail_flush(t);
+		if (holding(t))
+			i++;
+		else
+			fw->pending[i] = fw->pending[--fw->npending];
 	}
-	struct tail *s = fw->stdin_tail;
-	if (s && feeder_has_pending(s->feeder) &&
-	    now >= s->last_ms + RECORD_QUIET_MS)
-		feeder_flush(s->feeder);
 }
 
 void follower_handle(struct follower *fw, int inotify_ready, int stdin_ready,
@@ -929,16 +943,13 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 {
 	unsigned long long next = classifier_next_expiry(fw->cl);
 
-	for (size_t i = 0; i < fw->ntails; i++) {
-		const struct tail *t = fw->tails[i];
+	for (size_t i = 0; i < fw->npending; i++) {
+		const struct tail *t = fw->pending[i];
 		if (feeder_has_pending(t->feeder))
 			earliest(&next, t->last_ms + RECORD_QUIET_MS);
 		if (linesplit_pending(&t->ls))
 			earliest(&next, t->last_ms + PARTIAL_QUIET_MS);
 	}
-	const struct tail *s = fw->stdin_tail;
-	if (s && feeder_has_pending(s->feeder))
-		earliest(&next, s->last_ms + RECORD_QUIET_MS);
 	if (any_polled(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);
 	if (!next)

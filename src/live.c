@@ -328,12 +328,9 @@ static void loop(struct live *lv, int sfd)
 				n > 0 && (p[2].revents & (POLLIN | POLLHUP)),
 				now);
 		write_prom(lv, now, 0);
-		if (lv->dashboard && !dash_paused(lv->dash) &&
-		    now >= lv->drawn_at + lv->o->interval_ms)
+		/* Paused or not, the clock and the header still move. */
+		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
 			draw(lv, now);
-		else if (lv->dashboard && dash_paused(lv->dash) &&
-			 now >= lv->drawn_at + lv->o->interval_ms)
-			draw(lv, now);	/* the clock still moves */
 	}
 }
 

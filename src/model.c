@@ -110,6 +110,7 @@ static struct process *find_process(struct model *m, long pid,
 		if (m->procs[i]->pid == pid && strcmp(m->procs[i]->name, name) == 0)
 			return m->procs[i];
 	struct process *p = xcalloc(1, sizeof *p);
+	p->id = m->nprocs;
 	p->pid = pid;
 	p->name = xstrdup(name);
 	m->procs = xrealloc(m->procs, (m->nprocs + 1) * sizeof *m->procs);

@@ -23,6 +23,7 @@ struct class_count {
 };
 
 struct process {
+	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	long pid;
 	char *name;
 	size_t total;

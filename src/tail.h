@@ -27,6 +27,7 @@ struct tail {
 	unsigned long long last_ms;	/* when its last bytes arrived */
 	int stdin_eof;
 	int in_history;		/* waiting for its turn in the history */
+	int polled;		/* its directory is polled, not watched */
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
