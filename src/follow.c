@@ -572,8 +572,13 @@ static void check_waiting(struct follower *fw, unsigned long long now)
 			}
 			free(root);
 		} else {
-			watch_nearest(fw, root);	/* a step closer, perhaps */
-			i++;
+			/* A step closer, perhaps.  A directory made between
+			 * the look and the new watch sends no event: look
+			 * again while the watches keep going deeper. */
+			size_t before = fw->ndirs;
+			watch_nearest(fw, root);
+			if (fw->ndirs == before)
+				i++;
 		}
 	}
 }
@@ -661,6 +666,8 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	}
 	qsort(v, n, sizeof *v, order_cmp);
 	fw->started = 1;
+	/* A root may have appeared while the others were set up. */
+	check_waiting(fw, now_ms);
 	if (fw->o.skip_history) {
 		for (size_t i = 0; i < n; i++) {
 			tail_skip_to_end(v[i].t);
