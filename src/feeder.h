@@ -33,9 +33,4 @@ int feeder_has_pending(const struct feeder *f);
  * struct linesplit's want_all). */
 const int *feeder_want_all(const struct feeder *f);
 
-/* Whether a file name is one of the plog family's. */
-enum file_kind file_kind_of(const char *path);
-/* The pid and stamp in a plog family file name (0 when absent). */
-void plog_name_parts(const char *path, long *pid, unsigned long long *stamp);
-
 #endif

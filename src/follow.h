@@ -12,6 +12,8 @@
 #include "rules.h"
 
 struct follow_opts {
+	int once;		/* read what is there now, then stop: no
+				 * watches, no waiting, stdin to its end */
 	int skip_history;	/* --since=now: start at the end of files */
 	unsigned poll_ms;	/* > 0: poll everywhere, this often */
 	size_t max_watches;	/* 0: as many as the kernel gives */
@@ -28,9 +30,12 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 			      const struct follow_opts *o, struct strbuf *err);
 void follower_free(struct follower *fw);
 
-/* Adds a directory tree, a single file or "-" to follow; a path that does
- * not exist yet is waited for.  Call before follower_start. */
-void follower_add(struct follower *fw, const char *path);
+/* Adds a directory tree, a single file or "-" to follow.  A path that
+ * does not exist yet is waited for when may_wait is set (not in a
+ * one-shot read); else it is an error: -1, with a message in err.  Call
+ * before follower_start. */
+int follower_add(struct follower *fw, const char *path, int may_wait,
+		 struct strbuf *err);
 
 /* Starts: the files found so far are the history (what they hold now),
  * to be read with follower_history_step unless told to skip it. */
@@ -62,6 +67,7 @@ int follower_finished(const struct follower *fw);
 /* Closes every open chain: plogtop is ending. */
 void follower_flush(struct follower *fw);
 
+/* Files read so far. */
 size_t follower_files(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */
 unsigned long long follower_generation(const struct follower *fw);

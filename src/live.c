@@ -388,11 +388,19 @@ static int run(const struct options *o, struct ruleset *rs,
 		status = 2;
 		goto out;
 	}
+	/* A root still to come is waited for, except a path named for the
+	 * dashboard: a mistyped one must not give an empty screen. */
+	int may_wait = !dashboard || o->default_root;
 	if (lv.demo) {
-		follower_add(lv.fw, demo_root(lv.demo));
+		follower_add(lv.fw, demo_root(lv.demo), 1, &err);
 	} else {
-		for (size_t i = 0; i < o->npaths; i++)
-			follower_add(lv.fw, o->paths[i]);
+		for (size_t i = 0; i < o->npaths && status == 0; i++)
+			if (follower_add(lv.fw, o->paths[i], may_wait, &err) < 0)
+				status = 2;
+	}
+	if (status) {
+		fprintf(stderr, "plogtop: %s\n", err.buf);
+		goto out;
 	}
 	roots_text(&lv);
 	if (dashboard && start_dashboard(&lv, &err) < 0) {

@@ -13,13 +13,13 @@
 
 #include "catalog.h"
 #include "datadir.h"
-#include "engine.h"
+#include "follow.h"
 #include "live.h"
 #include "prom.h"
 #include "options.h"
 #include "report.h"
 #include "rules.h"
-#include "scan.h"
+#include "sanitize.h"
 #include "theme.h"
 
 #define EXIT_CLEAN 0
@@ -176,22 +176,62 @@ static double seconds_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* Reads every path to its end through the same follower as --follow
+ * and the dashboard, in the same order: one reading pipeline, so the
+ * counts of every mode agree on the same input. */
+static int read_all(const struct options *o, struct ruleset *rs,
+		    struct model *m, struct strbuf *err)
+{
+	struct follow_opts fo = { .once = 1 };
+	struct follower *fw = follower_new(rs, m, &fo, err);
+	int rc = fw ? 0 : -1;
+
+	for (size_t i = 0; rc == 0 && i < o->npaths; i++)
+		rc = follower_add(fw, o->paths[i], 0, err);
+	if (rc == 0) {
+		follower_start(fw, monotonic_ms());
+		while (follower_history_step(fw, 1000))
+			;
+		follower_flush(fw);
+	}
+	follower_free(fw);
+	return rc;
+}
+
+/* Never "no incident" about a path that gave nothing to read. */
+static int check_unread(const struct options *o, const struct model *m)
+{
+	int bad = 0;
+
+	if (o->default_root)
+		return 0;	/* a host with no logs yet: nothing wrong */
+	for (size_t i = 0; i < m->nroots; i++) {
+		if (m->root_files[i])
+			continue;
+		struct strbuf msg = STRBUF_INIT;
+		sanitize(&msg, m->roots[i], strlen(m->roots[i]));
+		fprintf(stderr, "plogtop: %s: nothing readable there%s\n",
+			msg.buf, m->nskipped ? " (see Skipped in the report)"
+					     : "");
+		sb_free(&msg);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
 static int run_once(const struct options *o, struct ruleset *rs,
 		    struct catalog *cat)
 {
 	struct model m;
-	struct engine e;
 	struct strbuf err = STRBUF_INIT;
 	struct timespec t0;
 	char host[256] = "";
 
 	model_init(&m);
 	m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
-	engine_init(&e, rs, &m);
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = scan_paths(&e, o->paths, o->npaths, &err);
+	int rc = read_all(o, rs, &m, &err);
 	m.stats.seconds = seconds_since(&t0);
-	engine_free(&e);
 	if (rc < 0) {
 		fail(err.buf);
 		sb_free(&err);
@@ -219,6 +259,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 			strerror(errno));
 		status = EXIT_TROUBLE;
 	}
+	if (check_unread(o, &m) < 0)
+		status = EXIT_TROUBLE;
 	model_free(&m);
 	sb_free(&err);
 	return status;

@@ -46,6 +46,10 @@ void model_free(struct model *m)
 	for (size_t i = 0; i < m->nroots; i++)
 		free(m->roots[i]);
 	free(m->roots);
+	free(m->root_files);
+	for (size_t i = 0; i < m->nskipped_listed; i++)
+		free(m->skipped[i].path);
+	free(m->skipped);
 	memset(m, 0, sizeof *m);
 }
 
@@ -63,7 +67,31 @@ const char *model_intern(struct model *m, const char *path)
 void model_add_root(struct model *m, const char *root)
 {
 	m->roots = xrealloc(m->roots, (m->nroots + 1) * sizeof *m->roots);
+	m->root_files = xrealloc(m->root_files,
+				 (m->nroots + 1) * sizeof *m->root_files);
+	m->root_files[m->nroots] = 0;
 	m->roots[m->nroots++] = xstrdup(root);
+}
+
+void model_skip(struct model *m, const char *path, const char *why)
+{
+	m->nskipped++;
+	if (m->nskipped_listed == MODEL_LISTED)
+		return;
+	m->skipped = xrealloc(m->skipped,
+			      (m->nskipped_listed + 1) * sizeof *m->skipped);
+	m->skipped[m->nskipped_listed++] = (struct skipped){
+		xstrdup(path), why
+	};
+}
+
+size_t model_roots_unread(const struct model *m)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nroots; i++)
+		n += m->root_files[i] == 0;
+	return n;
 }
 
 void model_problem(struct model *m, const char *path, const char *fmt, ...)
@@ -220,6 +248,13 @@ static int cmp_problem(const void *a, const void *b)
 	return strcmp(p->path, q->path);
 }
 
+static int cmp_skipped(const void *a, const void *b)
+{
+	const struct skipped *p = a, *q = b;
+
+	return strcmp(p->path, q->path);
+}
+
 static int cmp_incident(const void *a, const void *b)
 {
 	return incident_cmp(*(struct incident *const *)a,
@@ -280,6 +315,9 @@ void model_sort(struct model *m)
 	if (m->nproblems)
 		qsort(m->problems, m->nproblems, sizeof *m->problems,
 		      cmp_problem);
+	if (m->nskipped_listed)
+		qsort(m->skipped, m->nskipped_listed, sizeof *m->skipped,
+		      cmp_skipped);
 }
 
 size_t model_count(const struct model *m, enum code code)

@@ -39,6 +39,15 @@ struct problem {
 	char *error;
 };
 
+/* A file found but not read, and why: binary, compressed, not a regular
+ * file, too deep.  Only the first MODEL_LISTED are kept by name. */
+struct skipped {
+	char *path;
+	const char *why;	/* a static string */
+};
+
+#define MODEL_LISTED 100
+
 struct scan_stats {
 	size_t files, lines;
 	unsigned long long bytes;
@@ -68,7 +77,11 @@ struct model {
 	char **files;		/* interned paths */
 	size_t nfiles;
 	char **roots;
+	size_t *root_files;	/* files read from each root */
 	size_t nroots;
+	struct skipped *skipped;
+	size_t nskipped_listed;
+	size_t nskipped;	/* all of them, listed or not */
 	struct scan_stats stats;
 	logtime_t since;	/* LOGTIME_UNKNOWN: no filter */
 	size_t filtered;	/* incidents left out by since */
@@ -81,6 +94,10 @@ const char *model_intern(struct model *m, const char *path);
 void model_add_root(struct model *m, const char *root);
 void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+
+void model_skip(struct model *m, const char *path, const char *why);
+/* Roots that nothing was read from. */
+size_t model_roots_unread(const struct model *m);
 
 /* Takes ownership of the incident. */
 void model_add(struct model *m, struct incident *inc);

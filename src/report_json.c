@@ -92,6 +92,20 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 		kv_str(sb, "error", m->problems[i].error);
 		sb_adds(sb, "}");
 	}
+	sb_addf(sb, "], \"skipped_total\": %zu, \"skipped\": [", m->nskipped);
+	for (size_t i = 0; i < m->nskipped_listed; i++) {
+		sb_adds(sb, i ? ", {" : "{");
+		kv_str(sb, "path", m->skipped[i].path);
+		sb_adds(sb, ", ");
+		kv_str(sb, "reason", m->skipped[i].why);
+		sb_adds(sb, "}");
+	}
+	sb_adds(sb, "], \"roots\": [");
+	for (size_t i = 0; i < m->nroots; i++) {
+		sb_adds(sb, i ? ", {" : "{");
+		kv_str(sb, "path", m->roots[i]);
+		sb_addf(sb, ", \"files\": %zu}", m->root_files[i]);
+	}
 	sb_adds(sb, "]},\n");
 }
 
@@ -140,7 +154,7 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	sb_adds(&sb, "],\n");
 	scan_part(&sb, m);
 	sb_addf(&sb, "  \"status\": \"%s\",\n  \"processes\": [",
-		m->n ? "incidents" : "clean");
+		m->n ? "incidents" : m->stats.files ? "clean" : "nothing_read");
 	for (size_t i = 0; i < m->nprocs; i++) {
 		sb_adds(&sb, i ? ",\n" : "\n");
 		process_part(&sb, m->procs[i]);

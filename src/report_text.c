@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -54,6 +55,30 @@ static void short_time(char *buf, logtime_t t)
 	snprintf(buf, 16, "%.5s %.5s", iso + 5, iso + 11);
 }
 
+/* Paths with why each one was not read: at most a screenful, the rest
+ * counted (JSON lists them). */
+static void path_list(struct strbuf *sb, const char *label, size_t total,
+		      size_t listed, const void *items, size_t size,
+		      size_t why_off)
+{
+	const size_t shown = listed < 10 ? listed : 10;
+
+	for (size_t i = 0; i < shown; i++) {
+		const char *item = (const char *)items + i * size;
+		const char *path = *(char *const *)item;
+		const char *why = *(char *const *)(item + why_off);
+		sb_adds(sb, i ? "        " : label);
+		sb_addc(sb, ' ');
+		put_clean(sb, path, 40, 0);
+		sb_adds(sb, ": ");
+		put_clean(sb, why, 70, 0);
+		sb_addc(sb, '\n');
+	}
+	if (total > shown)
+		sb_addf(sb, "         and %zu more (all in --format=json)\n",
+			total - shown);
+}
+
 static void header(struct strbuf *sb, const struct model *m,
 		   const struct report_opts *o)
 {
@@ -62,15 +87,22 @@ static void header(struct strbuf *sb, const struct model *m,
 		sb_addf(sb, "%s%zu incident%s%s in %zu process%s\n", RED(o),
 			m->n, m->n == 1 ? "" : "s", OFF(o), m->nprocs,
 			m->nprocs == 1 ? "" : "es");
+	else if (!m->stats.files)
+		sb_addf(sb, "%snothing was read%s\n", RED(o), OFF(o));
 	else
 		sb_adds(sb, "no EE1023 or EE1001 incident\n");
 	for (size_t i = 0; i < m->nroots; i++) {
 		sb_adds(sb, i ? "        " : "Roots:  ");
-		put_clean(sb, m->roots[i], 70, 0);
-		sb_addc(sb, '\n');
+		put_clean(sb, m->roots[i], 50, 0);
+		size_t n = m->root_files[i];
+		if (n)
+			sb_addf(sb, " (%zu file%s)\n", n, n == 1 ? "" : "s");
+		else
+			sb_addf(sb, " %s(nothing read)%s\n", RED(o), OFF(o));
 	}
-	sb_addf(sb, "Read:   %zu file%s, %zu lines, %.1f MB in %.2f s\n",
+	sb_addf(sb, "Read:   %zu file%s, %zu line%s, %.1f MB in %.2f s\n",
 		m->stats.files, m->stats.files == 1 ? "" : "s", m->stats.lines,
+		m->stats.lines == 1 ? "" : "s",
 		(double)m->stats.bytes / 1e6, m->stats.seconds);
 	if (m->since != LOGTIME_UNKNOWN) {
 		char iso[LOGTIME_ISO_LEN];
@@ -78,14 +110,10 @@ static void header(struct strbuf *sb, const struct model *m,
 		sb_addf(sb, "Since:  %s (%zu earlier incident%s left out)\n",
 			iso, m->filtered, m->filtered == 1 ? "" : "s");
 	}
-	for (size_t i = 0; i < m->nproblems; i++) {
-		sb_adds(sb, i ? "        " : "Skipped:");
-		sb_addc(sb, i ? ' ' : ' ');
-		put_clean(sb, m->problems[i].path, 50, 0);
-		sb_adds(sb, ": ");
-		put_clean(sb, m->problems[i].error, 20, 0);
-		sb_addc(sb, '\n');
-	}
+	path_list(sb, "Errors: ", m->nproblems, m->nproblems, m->problems,
+		  sizeof *m->problems, offsetof(struct problem, error));
+	path_list(sb, "Skipped:", m->nskipped, m->nskipped_listed, m->skipped,
+		  sizeof *m->skipped, offsetof(struct skipped, why));
 }
 
 static void process_table(struct strbuf *sb, const struct model *m,

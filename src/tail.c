@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "filetype.h"
 #include "tail.h"
 #include "xalloc.h"
 
@@ -76,6 +77,25 @@ static void keep_head(struct tail *t, const char *buf, size_t n)
 	t->headlen = (size_t)t->offset + take;
 }
 
+int tail_feed(struct tail *t, const char *buf, size_t n,
+	      struct scan_stats *st, unsigned long long now_ms)
+{
+	if (t->offset == 0 && n && (t->skip_why = filetype_not_text(buf, n))) {
+		errno = EILSEQ;
+		return -1;
+	}
+	unsigned long before = t->ls.lineno;
+	keep_head(t, buf, n);
+	linesplit_feed(&t->ls, buf, n);
+	t->offset += (off_t)n;
+	st->bytes += (unsigned long long)n;
+	st->lines += t->ls.lineno - before;
+	st->truncated_lines += t->ls.truncated - t->truncated_seen;
+	t->truncated_seen = t->ls.truncated;
+	t->last_ms = now_ms;
+	return 0;
+}
+
 long long tail_read(struct tail *t, char *buf, size_t size,
 		    struct scan_stats *st, unsigned long long now_ms)
 {
@@ -96,6 +116,8 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		restart(t);
 	t->dev = sb.st_dev;
 	t->ino = sb.st_ino;
+	if (t->offset == 0 && sb.st_size > 0)
+		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
 	for (;;) {
 		ssize_t n = pread(fd, buf, size, t->offset);
 		if (n < 0 && errno == EINTR)
@@ -105,19 +127,15 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 				total = total ? total : -1;
 			break;
 		}
-		unsigned long before = t->ls.lineno;
-		keep_head(t, buf, (size_t)n);
-		linesplit_feed(&t->ls, buf, (size_t)n);
-		t->offset += n;
+		if (tail_feed(t, buf, (size_t)n, st, now_ms) < 0) {
+			total = -1;
+			break;
+		}
 		total += n;
-		st->bytes += (unsigned long long)n;
-		st->lines += t->ls.lineno - before;
 	}
 	int e = errno;
 	close(fd);
 	errno = e;
-	if (total > 0)
-		t->last_ms = now_ms;
 	return total;
 }
 

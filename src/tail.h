@@ -28,6 +28,10 @@ struct tail {
 	int stdin_eof;
 	int in_history;		/* waiting for its turn in the history */
 	int polled;		/* its directory is polled, not watched */
+	size_t root;		/* index of the root it was found under */
+	const char *skip_why;	/* not read, and why (NULL: read) */
+	int counted;		/* counted as read from its root */
+	unsigned long truncated_seen;	/* of ls.truncated, in the stats */
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
@@ -36,9 +40,17 @@ void tail_free(struct tail *t);
 
 /* Reads what was appended since the last read into the classifier.
  * Returns the bytes read (0: nothing new), or -1 with errno set (ENOENT:
- * the file is gone).  now_ms stamps the data's arrival. */
+ * the file is gone).  now_ms stamps the data's arrival.  A file whose
+ * first bytes are not text is not read: skip_why says why, and -1 is
+ * returned with errno EILSEQ. */
 long long tail_read(struct tail *t, char *buf, size_t size,
 		    struct scan_stats *st, unsigned long long now_ms);
+
+/* Feeds bytes that were read elsewhere (standard input); the first ones
+ * are checked as tail_read checks a file's.  Returns -1 (EILSEQ) when
+ * they are not text. */
+int tail_feed(struct tail *t, const char *buf, size_t n,
+	      struct scan_stats *st, unsigned long long now_ms);
 
 /* Starts following at the current end: the past is not read. */
 int tail_skip_to_end(struct tail *t);

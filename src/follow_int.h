@@ -1,0 +1,105 @@
+/* What the follower's two halves share: follow.c reads files (the
+ * history in one order, then what they gain), follow_dirs.c finds them
+ * (directories, inotify, polling, roots still to come).  Private. */
+#ifndef PLOGTOP_FOLLOW_INT_H
+#define PLOGTOP_FOLLOW_INT_H
+
+#include "classifier.h"
+#include "follow.h"
+#include "tail.h"
+
+#define TAIL_BUCKETS 16384
+/* Deeper trees are skipped, and said so: a link loop made of bind mounts
+ * or a runaway job must not make plogtop recurse for ever. */
+#define MAX_DEPTH 64
+
+struct tailnode {
+	struct tail *t;
+	struct tailnode *next;
+};
+
+enum dir_kind {
+	DIR_TREE,	/* part of a followed tree: everything in it counts */
+	DIR_WAITER,	/* the nearest parent of a root not there yet */
+	DIR_SINGLE,	/* holds a file named on the command line, only */
+	DIR_SKIPPED,	/* too deep: known so that it is said once */
+};
+
+struct dir {
+	char *path;
+	int wd;			/* -1: polled (or not watched at all) */
+	int gone;
+	enum dir_kind kind;
+	size_t root;		/* the root it was found under */
+	int depth;		/* below its root */
+};
+
+struct order {
+	struct tail *t;
+	char *stream;		/* files of one stream share it */
+	unsigned long long stamp;
+};
+
+struct named {
+	char *path;
+	size_t root;
+};
+
+struct follower {
+	struct ruleset *rs;
+	struct model *m;
+	struct classifier *cl;
+	struct follow_opts o;
+	int ifd;
+	char *buf;
+	struct tailnode *bucket[TAIL_BUCKETS];
+	struct tail **tails;	/* every followed file, in discovery order */
+	size_t ntails, captails;
+	struct dir **dirs;	/* pointers: a dir stays put as more are added */
+	size_t ndirs;
+	struct named *waiting;	/* roots that do not exist yet */
+	size_t nwaiting;
+	struct named *single;	/* files named on the command line */
+	size_t nsingle;
+	struct tail *stdin_tail;
+	size_t nwatches;
+	size_t npolled;		/* directories inotify does not cover */
+	int warned_watches, warned_remote, warned_poll;
+	unsigned long long next_poll;
+	unsigned long long generation;
+	int started;
+	struct tail **dirty;	/* modified in this batch of events */
+	size_t ndirty, capdirty;
+	struct tail **pending;	/* holding back a record or a line */
+	size_t npending, cappending;
+	struct order *hist;	/* files whose history is still to read */
+	size_t nhist, hpos;
+	unsigned long long hist_bytes;
+};
+
+/* follow.c */
+void follow_say(const char *path, const char *why);
+struct tail *follow_find_tail(struct follower *fw, const char *path);
+void follow_file_seen(struct follower *fw, const char *path, size_t root,
+		      unsigned long long now);
+void follow_read_tail(struct follower *fw, struct tail *t,
+		      unsigned long long now);
+void follow_drop_tail(struct follower *fw, struct tail *t);
+void follow_mark_dirty(struct follower *fw, struct tail *t);
+void follow_read_dirty(struct follower *fw, unsigned long long now);
+int follow_is_named_file(const struct follower *fw, const char *path);
+
+/* follow_dirs.c */
+struct dir *follow_find_dir(struct follower *fw, const char *path);
+struct dir *follow_new_dir(struct follower *fw, const char *path,
+			   enum dir_kind kind, size_t root);
+void follow_add_dir(struct follower *fw, const char *path, size_t root,
+		    unsigned long long now, int depth);
+void follow_wait_for(struct follower *fw, const char *path, size_t root);
+void follow_check_waiting(struct follower *fw, unsigned long long now);
+void follow_read_events(struct follower *fw, unsigned long long now);
+void follow_poll_dirs(struct follower *fw, unsigned long long now);
+int follow_any_polled(const struct follower *fw);
+void follow_free_dirs(struct follower *fw);
+
+#endif
