@@ -309,10 +309,14 @@ static void draw_header(struct dash *d, const struct dash_status *st)
 		sb_addf(&sb, " filter '%s' ", f.buf);
 		sb_free(&f);
 	}
-	sb_addf(&sb, " window %s  incidents 1m %zu 1h %zu all %zu  files %zu  "
-		"processes %zu  lines/s %.0f  sort %s%s",
+	sb_addf(&sb, " window %s  incidents 1m %zu 1h %zu all %zu  files %zu  ",
 		window_names[d->win], count_since(d->m, 60LL * 1000000),
-		count_since(d->m, 3600LL * 1000000), d->m->n, st->files,
+		count_since(d->m, 3600LL * 1000000), d->m->n, st->files);
+	/* What was found and not read is never silent (see the report's
+	 * Skipped: list, or --once). */
+	if (d->m->nskipped)
+		sb_addf(&sb, "skipped %zu  ", d->m->nskipped);
+	sb_addf(&sb, "processes %zu  lines/s %.0f  sort %s%s",
 		d->m->nprocs, d->lines_per_s, sort_names[d->sort],
 		d->reverse ? " (rev)" : "");
 	tui_text(t, 1, 0, t->cols, sb.buf, TI_STATUS, 1);

@@ -17,7 +17,6 @@
 #include "logname.h"
 #include "xalloc.h"
 
-#define READ_BUF (256 * 1024)
 /* A record is given to the classifier once its file has been quiet this
  * long: a header-less continuation comes in the same write. */
 #define RECORD_QUIET_MS 30
@@ -79,15 +78,6 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 	return fw;
 }
 
-static void free_history(struct follower *fw)
-{
-	for (size_t i = 0; i < fw->nhist; i++)
-		free(fw->hist[i].stream);
-	free(fw->hist);
-	fw->hist = NULL;
-	fw->nhist = fw->hpos = 0;
-}
-
 void follower_free(struct follower *fw)
 {
 	if (!fw)
@@ -110,7 +100,7 @@ void follower_free(struct follower *fw)
 	for (size_t i = 0; i < fw->nsingle; i++)
 		free(fw->single[i].path);
 	free(fw->single);
-	free_history(fw);
+	follow_free_history(fw);
 	classifier_free(fw->cl);
 	if (fw->ifd >= 0)
 		close(fw->ifd);
@@ -252,7 +242,7 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 }
 
 /* A file that was read is counted once, for the root it came from. */
-static void count_read(struct follower *fw, struct tail *t)
+void follow_count_read(struct follower *fw, struct tail *t)
 {
 	if (t->counted)
 		return;
@@ -283,7 +273,7 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 	long long n = tail_read(t, fw->buf, READ_BUF, &fw->m->stats, now);
 	if (n >= 0) {
 		note_pending(fw, t);
-		count_read(fw, t);
+		follow_count_read(fw, t);
 	}
 	if (n > 0) {
 		fw->generation++;
@@ -310,17 +300,23 @@ int follow_is_named_file(const struct follower *fw, const char *path)
  * regular file is read (plog names as plog, any other as captured
  * output), and what is not read is said, with why. */
 void follow_file_seen(struct follower *fw, const char *path, size_t root,
-		      unsigned long long now)
+		      int regular, unsigned long long now)
 {
 	struct tail *t = follow_find_tail(fw, path);
 
 	if (!t) {
 		struct stat sb;
-		if (stat(path, &sb) < 0)
-			return;	/* gone already, or a dangling link */
-		const char *why = S_ISDIR(sb.st_mode)
-				  ? "a link to a directory, not followed"
-				  : filetype_not_regular(&sb);
+		const char *why = NULL;
+		/* A directory listing that says "regular" spares a stat: on
+		 * a tree of thousands of files, stat calls are much of the
+		 * cost.  Reading checks again (fstat) anyway. */
+		if (!regular) {
+			if (stat(path, &sb) < 0)
+				return;	/* gone already, or a dangling link */
+			why = S_ISDIR(sb.st_mode)
+			      ? "a link to a directory, not followed"
+			      : filetype_not_regular(&sb);
+		}
 		t = add_tail(fw, path, root);
 		if (why) {
 			t->skip_why = why;
@@ -354,7 +350,7 @@ static void add_single(struct follower *fw, const char *p, size_t root)
 	if (!follow_find_dir(fw, parent))
 		follow_new_dir(fw, parent, DIR_SINGLE, root);
 	free(parent);
-	follow_file_seen(fw, p, root, 0);
+	follow_file_seen(fw, p, root, 0, 0);
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,
@@ -387,134 +383,6 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 	}
 	free(p);
 	return rc;
-}
-
-static int order_cmp(const void *a, const void *b)
-{
-	const struct order *x = a, *y = b;
-	int c = strcmp(x->stream, y->stream);
-
-	if (c)
-		return c;
-	if (x->stamp != y->stamp)
-		return x->stamp < y->stamp ? -1 : 1;
-	return strcmp(x->t->path, y->t->path);
-}
-
-/* The history is read in one order whatever the mode: stream by stream
- * (the rotations of one writer: see logname.h), each stream's files in
- * the order of their stamps, and every chain closed when a stream ends.
- * It is read in steps, so that a dashboard can show its progress. */
-void follower_start(struct follower *fw, unsigned long long now_ms)
-{
-	size_t n = 0;
-	struct order *v = xcalloc(fw->ntails + 1, sizeof *v);
-
-	for (size_t i = 0; i < fw->ntails; i++) {
-		struct tail *t = fw->tails[i];
-		struct stat sb;
-		struct strbuf key = STRBUF_INIT;
-		if (t->skip_why)
-			continue;
-		logname_stream(&key, t->path);
-		v[n].t = t;
-		v[n].stream = sb_detach(&key);
-		plog_name_parts(t->path, &(long){ 0 }, &v[n].stamp);
-		if (stat(t->path, &sb) == 0)
-			fw->hist_bytes += (unsigned long long)sb.st_size;
-		n++;
-	}
-	qsort(v, n, sizeof *v, order_cmp);
-	fw->started = 1;
-	/* A root may have appeared while the others were set up. */
-	follow_check_waiting(fw, now_ms);
-	for (size_t i = 0; i < n; i++) {
-		if (fw->o.skip_history)
-			tail_skip_to_end(v[i].t);
-		else
-			v[i].t->in_history = 1;
-	}
-	fw->hist = v;
-	fw->nhist = n;
-	fw->hpos = 0;
-	if (fw->o.skip_history) {
-		free_history(fw);
-		fw->hist_bytes = 0;
-	}
-	if (fw->ifd < 0 || fw->o.poll_ms)
-		fw->next_poll = now_ms + fw->o.poll_ms;
-}
-
-/* Standard input in a one-shot read: to its end, blocking. */
-static void read_stdin_whole(struct follower *fw)
-{
-	struct tail *t = fw->stdin_tail;
-
-	for (;;) {
-		ssize_t n = read(0, fw->buf, READ_BUF);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			follow_say("standard input", strerror(errno));
-			model_problem(fw->m, "-", "%s", strerror(errno));
-			break;
-		}
-		if (n == 0 || tail_feed(t, fw->buf, (size_t)n, &fw->m->stats,
-					monotonic_ms()) < 0)
-			break;
-	}
-	if (t->skip_why)
-		model_skip(fw->m, t->path, t->skip_why);
-	else
-		count_read(fw, t);
-	tail_flush(t);
-	classifier_flush(fw->cl);
-	t->stdin_eof = 1;
-}
-
-int follower_history_step(struct follower *fw, unsigned budget_ms)
-{
-	unsigned long long start = monotonic_ms();
-
-	if (fw->o.once && fw->stdin_tail && !fw->stdin_tail->stdin_eof)
-		read_stdin_whole(fw);
-	while (fw->hpos < fw->nhist) {
-		struct order *o = &fw->hist[fw->hpos];
-		if (fw->hpos > 0 &&
-		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0)
-			classifier_flush(fw->cl);
-		if (o->t) {
-			struct tail *t = o->t;
-			t->in_history = 0;
-			follow_read_tail(fw, t, monotonic_ms());
-			/* follow_read_tail may have dropped it. */
-			if (fw->hist[fw->hpos].t)
-				feeder_flush(t->feeder);
-		}
-		fw->hpos++;
-		if (monotonic_ms() - start >= budget_ms)
-			break;
-	}
-	if (fw->hpos < fw->nhist)
-		return 1;
-	free_history(fw);
-	return 0;
-}
-
-int follower_reading_history(const struct follower *fw)
-{
-	return fw->hpos < fw->nhist;
-}
-
-void follower_history_progress(const struct follower *fw, size_t *files,
-			       size_t *files_total,
-			       unsigned long long *bytes,
-			       unsigned long long *bytes_total)
-{
-	*files = fw->hpos;
-	*files_total = fw->nhist;
-	*bytes = fw->m->stats.bytes;
-	*bytes_total = fw->hist_bytes;
 }
 
 /* ---- events ---- */
@@ -560,7 +428,7 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 			t->stdin_eof = 1;
 			return;
 		}
-		count_read(fw, t);
+		follow_count_read(fw, t);
 		fw->generation++;
 		note_pending(fw, t);
 	}

@@ -168,11 +168,16 @@ static void scan_dir(struct follower *fw, struct dir *d,
 		struct strbuf p = STRBUF_INIT;
 		sb_addf(&p, "%s/%s", path, de->d_name);
 		struct stat sb;
-		if (lstat(p.buf, &sb) == 0 && S_ISDIR(sb.st_mode)) {
+		int type = de->d_type;
+		/* Links to directories are not followed: they can loop. */
+		if (type == DT_UNKNOWN && lstat(p.buf, &sb) == 0)
+			type = S_ISDIR(sb.st_mode) ? DT_DIR
+			       : S_ISREG(sb.st_mode) ? DT_REG : DT_LNK;
+		if (type == DT_DIR) {
 			if (tree)
 				follow_add_dir(fw, p.buf, root, now, depth + 1);
 		} else if (tree || follow_is_named_file(fw, p.buf)) {
-			follow_file_seen(fw, p.buf, root, now);
+			follow_file_seen(fw, p.buf, root, type == DT_REG, now);
 		}
 		sb_free(&p);
 		errno = 0;
@@ -262,7 +267,7 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 			if (S_ISDIR(sb.st_mode))
 				follow_add_dir(fw, w.path, w.root, now, 0);
 			else
-				follow_file_seen(fw, w.path, w.root, now);
+				follow_file_seen(fw, w.path, w.root, 0, now);
 			free(w.path);
 		} else {
 			/* A step closer, perhaps.  A directory made between
@@ -320,7 +325,7 @@ static void dir_event(struct follower *fw, struct dir *d,
 		if (t)
 			follow_mark_dirty(fw, t);
 		else
-			follow_file_seen(fw, p.buf, d->root, now);
+			follow_file_seen(fw, p.buf, d->root, 0, now);
 	}
 	sb_free(&p);
 }

@@ -9,6 +9,7 @@
 #include "tail.h"
 
 #define TAIL_BUCKETS 16384
+#define READ_BUF (256 * 1024)
 /* Deeper trees are skipped, and said so: a link loop made of bind mounts
  * or a runaway job must not make plogtop recurse for ever. */
 #define MAX_DEPTH 64
@@ -80,14 +81,19 @@ struct follower {
 /* follow.c */
 void follow_say(const char *path, const char *why);
 struct tail *follow_find_tail(struct follower *fw, const char *path);
+/* regular: the directory listing said it is a regular file. */
 void follow_file_seen(struct follower *fw, const char *path, size_t root,
-		      unsigned long long now);
+		      int regular, unsigned long long now);
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now);
 void follow_drop_tail(struct follower *fw, struct tail *t);
 void follow_mark_dirty(struct follower *fw, struct tail *t);
 void follow_read_dirty(struct follower *fw, unsigned long long now);
 int follow_is_named_file(const struct follower *fw, const char *path);
+void follow_count_read(struct follower *fw, struct tail *t);
+
+/* follow_history.c */
+void follow_free_history(struct follower *fw);
 
 /* follow_dirs.c */
 struct dir *follow_find_dir(struct follower *fw, const char *path);

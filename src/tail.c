@@ -116,8 +116,8 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		restart(t);
 	t->dev = sb.st_dev;
 	t->ino = sb.st_ino;
-	if (t->offset == 0 && sb.st_size > 0)
-		posix_fadvise(fd, 0, 0, POSIX_FADV_SEQUENTIAL);
+	if (sb.st_size - t->offset > (off_t)size)
+		posix_fadvise(fd, t->offset, 0, POSIX_FADV_SEQUENTIAL);
 	for (;;) {
 		ssize_t n = pread(fd, buf, size, t->offset);
 		if (n < 0 && errno == EINTR)
@@ -132,6 +132,10 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 			break;
 		}
 		total += n;
+		/* A short read of a regular file is its end for now: what
+		 * is appended later comes with its own event. */
+		if ((size_t)n < size)
+			break;
 	}
 	int e = errno;
 	close(fd);
