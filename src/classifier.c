@@ -5,95 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "chain.h"
 #include "classifier.h"
 #include "decode.h"
 #include "xalloc.h"
-
-#define MAX_RAW 40		/* raw lines kept per incident */
-#define MAX_LOCS 64		/* source locations remembered per chain */
-#define MAX_OPEN 1024		/* open chains before the stalest is closed */
-#define MAX_EVIDENCE 16		/* evidence items one line may give */
-#define MAX_RAW_BYTES 2048	/* of one raw line */
-#define MAX_SEEN_BYTES 8192	/* of the text the rules saw of a line */
-/* One failed call writes its chain within microseconds; lines of the same
- * thread a second apart belong to another call. */
-#define CHAIN_GAP_USEC 1000000
-
-struct evidence {
-	enum code code;
-	enum resource resource;
-	enum cause cause;
-	int weight;
-};
-
-struct capture {
-	size_t name, value, len;	/* offsets into facts.caps */
-	int weight;
-};
-
-/* What the rules say of one record. */
-struct facts {
-	unsigned roles;
-	struct evidence ev[MAX_EVIDENCE];
-	int nev;
-	int weight;		/* of the rule whose captures come next */
-	struct strbuf caps;
-	struct capture *cap;
-	size_t ncap, capcap;
-};
-
-struct chain {
-	int screen;
-	long pid, tid;
-	char *name;
-	const char *file;	/* screen key */
-	char *prefix;		/* screen key */
-	unsigned long long tick;
-	logtime_t last;
-	int boundary, veto, heading, body;
-	uint32_t locs[MAX_LOCS];
-	size_t nlocs;
-	uint32_t lastloc, lasttext;
-	int code_w[3];
-	enum resource res[3];
-	int res_w[3];
-	enum cause cause[3];
-	int cause_w[3];
-	int reported_w;
-	struct incident *inc;
-	/* What the rules saw of each line, kept to take the fields from
-	 * once the chain turns out to be an incident. */
-	struct seen {
-		char *text;
-		size_t len;
-		enum plog_level level;
-	} seen[MAX_RAW];
-	size_t nseen;
-};
-
-/* What is left of a chain closed for being quiet: enough to know that a
- * late trailer of the same call is not a new failure. */
-struct tombstone {
-	long pid, tid;
-	char *name;
-	logtime_t last;
-};
-
-#define TOMBSTONES 64
-
-struct classifier {
-	struct ruleset *rs;
-	incident_fn emit;
-	void *ctx;
-	struct chain **open;
-	size_t nopen, capopen;
-	unsigned long long tick;
-	unsigned quiet_done, quiet_open;
-	struct tombstone tomb[TOMBSTONES];
-	size_t ntomb;		/* written round robin */
-	struct facts facts;	/* of the record being fed */
-	struct facts deferred;	/* of a closing incident's lines */
-};
 
 static uint32_t hash(const char *s, size_t n)
 {
@@ -206,7 +121,7 @@ static void on_capture(void *ctx, const char *name, const char *value,
 	cp->weight = f->weight;
 }
 
-static void read_facts(struct classifier *c, const struct record *rec)
+void chain_read_facts(struct classifier *c, const struct record *rec)
 {
 	struct facts *f = &c->facts;
 
@@ -218,14 +133,14 @@ static void read_facts(struct classifier *c, const struct record *rec)
 			   NULL, f);
 }
 
-static int has_role(const struct facts *f, enum role r)
+int chain_has_role(const struct facts *f, enum role r)
 {
 	return (f->roles >> r) & 1;
 }
 
 /* ---- chains ---- */
 
-static struct chain *find_chain(struct classifier *c, const struct record *rec,
+struct chain *chain_find(struct classifier *c, const struct record *rec,
 				size_t *index)
 {
 	int screen = rec->level == LEVEL_SCREEN;
@@ -235,7 +150,7 @@ static struct chain *find_chain(struct classifier *c, const struct record *rec,
 		if (ch->screen != screen)
 			continue;
 		if (screen ? (ch->file == rec->file &&
-			      strlen(ch->prefix) == rec->prefixlen &&
+			      ch->prefixlen == rec->prefixlen &&
 			      memcmp(ch->prefix, rec->prefix, rec->prefixlen) == 0)
 			   : (ch->pid == rec->pid && ch->tid == rec->tid &&
 			      strlen(ch->name) == rec->namelen &&
@@ -247,7 +162,7 @@ static struct chain *find_chain(struct classifier *c, const struct record *rec,
 	return NULL;
 }
 
-static enum code final_code(const struct chain *ch)
+enum code chain_best_code(const struct chain *ch)
 {
 	if (!ch->code_w[CODE_EE1023] && !ch->code_w[CODE_EE1001])
 		return CODE_NONE;
@@ -300,9 +215,9 @@ static void capture_fields(struct classifier *c, struct chain *ch)
 	}
 }
 
-static void finish_incident(struct chain *ch, struct incident *inc)
+static void finish_incident(struct chain *ch, struct incident *inc,
+			    enum code code)
 {
-	enum code code = final_code(ch);
 	enum resource res = ch->res[code];
 	enum cause cause = ch->cause[code];
 
@@ -330,19 +245,31 @@ static void finish_incident(struct chain *ch, struct incident *inc)
 	incident_sort_fields(inc);
 }
 
-static void close_at(struct classifier *c, size_t i)
+void chain_close_at(struct classifier *c, size_t i)
 {
 	struct chain *ch = c->open[i];
 
+	enum code code = ch->screen ? screen_code(ch)
+			 : ch->veto ? CODE_NONE : chain_best_code(ch);
+
 	c->open[i] = c->open[--c->nopen];
-	if (final_code(ch) != CODE_NONE && !ch->veto) {
+	if (code != CODE_NONE) {
 		struct incident *inc = ch->inc;
 		capture_fields(c, ch);
 		ch->inc = NULL;
-		finish_incident(ch, inc);
+		finish_incident(ch, inc, code);
 		c->emit(c->ctx, inc);
 	}
 	chain_free(ch);
+}
+
+void chain_close(struct classifier *c, struct chain *ch)
+{
+	for (size_t i = 0; i < c->nopen; i++)
+		if (c->open[i] == ch) {
+			chain_close_at(c, i);
+			return;
+		}
 }
 
 static void close_stalest(struct classifier *c)
@@ -352,10 +279,10 @@ static void close_stalest(struct classifier *c)
 	for (size_t i = 1; i < c->nopen; i++)
 		if (c->open[i]->tick < c->open[oldest]->tick)
 			oldest = i;
-	close_at(c, oldest);
+	chain_close_at(c, oldest);
 }
 
-static struct chain *open_chain(struct classifier *c, const struct record *rec)
+struct chain *chain_open(struct classifier *c, const struct record *rec)
 {
 	struct chain *ch = xcalloc(1, sizeof *ch);
 	struct incident *inc = xcalloc(1, sizeof *inc);
@@ -363,9 +290,13 @@ static struct chain *open_chain(struct classifier *c, const struct record *rec)
 	if (c->nopen == MAX_OPEN)
 		close_stalest(c);
 	ch->screen = rec->level == LEVEL_SCREEN;
+	ch->order = ++c->order;
 	if (ch->screen) {
 		ch->file = rec->file;
-		ch->prefix = xstrndup(rec->prefix, rec->prefixlen);
+		ch->prefix = xmalloc(rec->prefixlen + 1);
+		memcpy(ch->prefix, rec->prefix, rec->prefixlen);
+		ch->prefix[rec->prefixlen] = '\0';
+		ch->prefixlen = ch->keep = rec->prefixlen;
 		/* A launcher prefix may name the process. */
 		inc->pid = rec->pid;
 		if (rec->namelen)
@@ -392,7 +323,7 @@ static struct chain *open_chain(struct classifier *c, const struct record *rec)
 	return ch;
 }
 
-static void merge_evidence(struct chain *ch, const struct facts *f)
+void chain_merge_evidence(struct chain *ch, const struct facts *f)
 {
 	for (int i = 0; i < f->nev; i++) {
 		const struct evidence *e = &f->ev[i];
@@ -407,7 +338,7 @@ static void merge_evidence(struct chain *ch, const struct facts *f)
 			ch->cause_w[e->code] = e->weight;
 		}
 	}
-	if (has_role(f, ROLE_VETO))
+	if (chain_has_role(f, ROLE_VETO))
 		ch->veto = 1;
 }
 
@@ -447,7 +378,7 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 	}
 }
 
-static void append_line(struct chain *ch, const struct record *rec)
+void chain_append(struct chain *ch, const struct record *rec)
 {
 	struct incident *inc = ch->inc;
 
@@ -490,7 +421,7 @@ static void append_line(struct chain *ch, const struct record *rec)
 static int starts_new_call(const struct chain *ch, const struct record *rec,
 			   const struct facts *f)
 {
-	if (ch->boundary && !has_role(f, ROLE_TRAILER))
+	if (ch->boundary && !chain_has_role(f, ROLE_TRAILER))
 		return 1;
 	if (rec->time != LOGTIME_UNKNOWN && ch->last != LOGTIME_UNKNOWN &&
 	    (rec->time - ch->last > CHAIN_GAP_USEC || rec->time < ch->last - CHAIN_GAP_USEC))
@@ -512,81 +443,38 @@ static int late_trailer(const struct classifier *c, const struct record *rec,
 static void feed_plog(struct classifier *c, const struct record *rec)
 {
 	size_t i;
-	struct chain *ch = find_chain(c, rec, &i);
+	struct chain *ch = chain_find(c, rec, &i);
 	const struct facts *f = &c->facts;
 
 	if (ch && starts_new_call(ch, rec, f)) {
-		close_at(c, i);
+		chain_close_at(c, i);
 		ch = NULL;
 	}
 	if (!ch && late_trailer(c, rec, f))
 		return;
 	if (!ch)
-		ch = open_chain(c, rec);
-	append_line(ch, rec);
-	merge_evidence(ch, f);
-	if (has_role(f, ROLE_BOUNDARY))
+		ch = chain_open(c, rec);
+	chain_append(ch, rec);
+	chain_merge_evidence(ch, f);
+	if (chain_has_role(f, ROLE_BOUNDARY))
 		ch->boundary = 1;
-	ch->tick = c->tick;
-}
-
-/* Screen output: a block is a heading (Name(CODE): ...) with the
- * preamble lines before it and its Solution/TraceBack body after it.  A
- * new heading after a heading or a body starts the next block; any other
- * line ends the block. */
-static void feed_screen(struct classifier *c, const struct record *rec)
-{
-	size_t i;
-	struct chain *ch = find_chain(c, rec, &i);
-	const struct facts *f = &c->facts;
-	int heading = has_role(f, ROLE_HEADING);
-	int opens = heading || has_role(f, ROLE_PREAMBLE);
-	int body = has_role(f, ROLE_BODY);
-
-	if (ch && ((opens && (ch->heading || ch->body)) || (!opens && !body))) {
-		close_at(c, i);
-		ch = NULL;
-	}
-	/* Only a block makes an incident: screen output is full of prose,
-	 * and a code or a resource named in passing is not a failure. */
-	if (!ch && !opens)
-		return;
-	if (!ch)
-		ch = open_chain(c, rec);
-	append_line(ch, rec);
-	merge_evidence(ch, f);
-	/* Indented lines before the heading are part of the preamble; only
-	 * a body after the heading ends the block at the next heading. */
-	ch->body |= body && !opens && ch->heading;
-	ch->heading |= heading;
 	ch->tick = c->tick;
 }
 
 void classifier_feed(struct classifier *c, const struct record *rec)
 {
-	read_facts(c, rec);
+	/* Screen output goes through screen_take(): a line of it means
+	 * something only beside the blocks already open. */
 	if (rec->level == LEVEL_SCREEN)
-		feed_screen(c, rec);
-	else
-		feed_plog(c, rec);
-}
-
-int classifier_screen_open(struct classifier *c, const char *file,
-			   const char *prefix, size_t prefixlen)
-{
-	struct record key = {
-		.level = LEVEL_SCREEN, .file = file, .prefix = prefix,
-		.prefixlen = prefixlen
-	};
-	size_t i;
-
-	return find_chain(c, &key, &i) != NULL;
+		return;
+	chain_read_facts(c, rec);
+	feed_plog(c, rec);
 }
 
 void classifier_flush(struct classifier *c)
 {
 	while (c->nopen)
-		close_at(c, c->nopen - 1);
+		chain_close_at(c, c->nopen - 1);
 }
 
 static int chain_done(const struct chain *ch)
@@ -619,7 +507,7 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms)
 			continue;
 		if (!ch->screen && ch->boundary)
 			bury(c, ch);
-		close_at(c, i);
+		chain_close_at(c, i);
 	}
 }
 
@@ -639,7 +527,7 @@ unsigned long long classifier_next_expiry(const struct classifier *c)
 static int late_trailer(const struct classifier *c, const struct record *rec,
 			const struct facts *f)
 {
-	if (!has_role(f, ROLE_TRAILER) || has_role(f, ROLE_BOUNDARY))
+	if (!chain_has_role(f, ROLE_TRAILER) || chain_has_role(f, ROLE_BOUNDARY))
 		return 0;
 	for (size_t i = 0; i < TOMBSTONES; i++) {
 		const struct tombstone *t = &c->tomb[i];

@@ -30,7 +30,7 @@ struct record {
 	const char *file;	/* interned path */
 	unsigned long line;
 	unsigned nlines;	/* 1 + continuation lines */
-	const char *prefix;	/* screen: launcher prefix ("" if none) */
+	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
 };
 
@@ -43,12 +43,8 @@ struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 				  void *ctx);
 void classifier_free(struct classifier *c);
 
+/* Feeds a plog record; lines of screen output go through screenblock.h. */
 void classifier_feed(struct classifier *c, const struct record *rec);
-
-/* Whether a screen-print block is open for this source and prefix: then
- * an indented line belongs to it rather than to the plog record above. */
-int classifier_screen_open(struct classifier *c, const char *file,
-			   const char *prefix, size_t prefixlen);
 
 /* Closes every open chain: the end of the input. */
 void classifier_flush(struct classifier *c);

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "feeder.h"
+#include "screenblock.h"
 #include "xalloc.h"
 
 /* A message continued on header-less lines is rare and short; more than
@@ -25,10 +26,7 @@ struct feeder {
 	unsigned long line;
 	const char *recfile;
 	unsigned nlines;
-	struct strbuf prefix;	/* screen: what tells the launcher's streams apart */
-	struct strbuf prefix_name;
-	long prefix_pid;
-	int prefix_keyed;	/* the prefix rules captured a key */
+	struct screen_line sl;	/* what the current line of output is */
 };
 
 static void set_state(struct feeder *f, enum state st)
@@ -54,8 +52,7 @@ void feeder_free(struct feeder *f)
 	sb_free(&f->text);
 	sb_free(&f->name);
 	sb_free(&f->srcloc);
-	sb_free(&f->prefix);
-	sb_free(&f->prefix_name);
+	screen_line_free(&f->sl);
 	free(f);
 }
 
@@ -147,96 +144,56 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 	return 1;
 }
 
-static void screen_line(struct feeder *f, const char *line, size_t len,
-			size_t off, unsigned long lineno)
-{
-	struct record rec = {
-		.text = line + off, .len = len - off,
-		.raw = line, .rawlen = len, .level = LEVEL_SCREEN,
-		.pid = f->prefix_pid, .name = sb_str(&f->prefix_name),
-		.namelen = f->prefix_name.len, .file = f->file, .line = lineno,
-		.nlines = 1, .prefix = sb_str(&f->prefix),
-		.prefixlen = f->prefix.len,
-	};
-
-	classifier_feed(f->c, &rec);
-}
-
-static int matches_role(struct feeder *f, enum role role, const char *s,
-			size_t n)
-{
-	return ruleset_match(f->rs, role, LEVEL_SCREEN, s, n, NULL, NULL,
-			     NULL) > 0;
-}
-
 static int is_blank_or_indented(const char *s, size_t n)
 {
 	return n == 0 || s[0] == ' ' || s[0] == '\t';
 }
 
-/* A prefix that names its process (a worker's name and pid) keys the
- * block by them: its other parts, such as a time, change line by line. */
-static void on_prefix_capture(void *ctx, const char *name, const char *value,
-			      size_t len)
+/* A plog line behind a launcher's prefix ("[rank1]: [ERROR] RUNTIME(...")
+ * starts at a '[' that opens a level; the prefix may be anything. */
+static int prefixed_plog_line(struct feeder *f, const char *line, size_t len,
+			      unsigned long lineno)
 {
-	struct feeder *f = ctx;
+	enum plog_level level;
 
-	if (strcmp(name, "pid") == 0)
-		f->prefix_pid = strtol(value, NULL, 10);
-	else if (strcmp(name, "name") == 0)
-		sb_add(&f->prefix_name, value, len);
-	sb_add(&f->prefix, value, len);
-	sb_addc(&f->prefix, ' ');
-	f->prefix_keyed = 1;
+	for (const char *p = line; (p = memchr(p, '[', len - (size_t)(p - line)));
+	     p++) {
+		size_t lead = (size_t)(p - line);
+		if (plog_peek_level(p, len - lead, &level) &&
+		    plog_line(f, line, len, lead, lineno))
+			return 1;
+	}
+	return 0;
 }
 
-/* A header-less line of captured output: a launcher prefix may stand
- * before a plog line or a screen print. */
+/* A header-less line of captured output: part of a screen-print block,
+ * a plog line behind a prefix, or the continuation of a plog record. */
 static void mixed_line(struct feeder *f, const char *line, size_t len,
 		       unsigned long lineno)
 {
-	size_t off = 0, step;
+	struct screen_line *sl = &f->sl;
 
-	sb_reset(&f->prefix);
-	sb_reset(&f->prefix_name);
-	f->prefix_pid = 0;
-	f->prefix_keyed = 0;
-	for (int i = 0; i < 4; i++) {
-		step = ruleset_strip_prefix(f->rs, line + off, len - off,
-					    on_prefix_capture, f);
-		if (!step)
-			break;
-		/* Without captures the prefix text itself is the key. */
-		if (!f->prefix_keyed)
-			sb_add(&f->prefix, line + off, step);
-		f->prefix_keyed = 0;
-		off += step;
-	}
-	size_t lead = off;
-	while (lead < len && (line[lead] == ' ' || line[lead] == '\t'))
-		lead++;
-	if (lead < len && line[lead] == '[' &&
-	    plog_line(f, line, len, lead, lineno))
+	if (prefixed_plog_line(f, line, len, lineno))
 		return;
-	const char *s = line + off;
-	size_t n = len - off;
-	if (matches_role(f, ROLE_HEADING, s, n) ||
-	    matches_role(f, ROLE_PREAMBLE, s, n) ||
-	    (classifier_screen_open(f->c, f->file, sb_str(&f->prefix),
-				    f->prefix.len)
-	     && matches_role(f, ROLE_BODY, s, n))) {
+	screen_scan(f->c, f->file, line, len, sl);
+	int pending = f->state == ST_PENDING;
+	if (sl->kind == SCREEN_END || sl->kind == SCREEN_NONE ||
+	    (sl->kind == SCREEN_HEADLESS && pending)) {
+		/* Lines that end a block or belong to none: a plog record
+		 * may go on over them. */
+		if (sl->kind == SCREEN_END)
+			screen_take(f->c, sl, f->file, line, len, lineno);
+		if (pending && len) {
+			continue_record(f, line, len);
+			return;
+		}
+		if (f->state == ST_SKIPPED && is_blank_or_indented(line, len))
+			return;
 		feeder_flush(f);
-		screen_line(f, line, len, off, lineno);
 		return;
 	}
-	if (f->state == ST_PENDING && off == 0 && n) {
-		continue_record(f, line, len);
-		return;
-	}
-	if (f->state == ST_SKIPPED && off == 0 && is_blank_or_indented(s, n))
-		return;
 	feeder_flush(f);
-	screen_line(f, line, len, off, lineno);
+	screen_take(f->c, sl, f->file, line, len, lineno);
 }
 
 void feeder_line(struct feeder *f, const char *line, size_t len,

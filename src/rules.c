@@ -63,7 +63,7 @@ static const char *const cause_names[] = {
 };
 static const char *const role_names[] = {
 	"none", "boundary", "trailer", "veto", "heading", "preamble", "body",
-	"prefix"
+	"prefix", "call"
 };
 
 #define NAMES(a) (sizeof(a) / sizeof((a)[0]))
@@ -345,10 +345,7 @@ static int compile_rule(struct loader *ld, struct rule *r)
 static int rule_matches(struct rule *r, const char *text, size_t len,
 			pcre2_match_data *md)
 {
-	/* A prefix is only ever looked for at the start of a line. */
-	uint32_t opts = r->info.role == ROLE_PREFIX ? PCRE2_ANCHORED : 0;
-
-	return pcre2_match(r->re, (PCRE2_SPTR)text, len, 0, opts, md,
+	return pcre2_match(r->re, (PCRE2_SPTR)text, len, 0, 0, md,
 			   NULL) >= 0;
 }
 
@@ -670,22 +667,46 @@ int ruleset_match_fields(struct ruleset *rs, enum plog_level level,
 			    NULL, cap, ctx);
 }
 
-size_t ruleset_strip_prefix(struct ruleset *rs, const char *text, size_t len,
-			    capture_fn cap, void *ctx)
+int ruleset_find(struct ruleset *rs, enum role role, enum plog_level level,
+		 const char *text, size_t len, size_t *start)
 {
+	int found = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		if (!picked(rs, i, PICK_ROLE, role, level) ||
+		    !rule_matches(rs->rules[i], text, len, rs->md))
+			continue;
+		size_t at = pcre2_get_ovector_pointer(rs->md)[0];
+		if (!found || at < *start)
+			*start = at;
+		found = 1;
+	}
+	return found;
+}
+
+/* The last match of any prefix rule: in "(Worker pid=1) (Worker_TP5
+ * pid=2) " the inner tag is the process that wrote the line. */
+void ruleset_prefix_process(struct ruleset *rs, const char *text,
+			    size_t len, capture_fn cap, void *ctx)
+{
+	struct rule *best = NULL;
+	size_t best_at = 0;
+
 	for (size_t i = 0; i < rs->n; i++) {
 		struct rule *r = rs->rules[i];
-		if (r->info.role != ROLE_PREFIX)
-			continue;
-		if (pcre2_match(r->re, (PCRE2_SPTR)text, len, 0,
-				PCRE2_ANCHORED, rs->md, NULL) < 0)
-			continue;
-		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rs->md);
-		if (ov[1] == 0)
-			continue;
-		if (cap)
-			report_captures(r, rs->md, text, cap, ctx);
-		return ov[1];
+		size_t from = 0;
+		while (r->info.role == ROLE_PREFIX && from < len &&
+		       pcre2_match(r->re, (PCRE2_SPTR)text, len, from, 0,
+				   rs->md, NULL) >= 0) {
+			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rs->md);
+			if (!best || ov[0] >= best_at) {
+				best = r;
+				best_at = ov[0];
+			}
+			from = ov[1] > ov[0] ? ov[1] : ov[0] + 1;
+		}
 	}
-	return 0;
+	if (best && pcre2_match(best->re, (PCRE2_SPTR)text, len, best_at,
+				PCRE2_ANCHORED, rs->md, NULL) >= 0)
+		report_captures(best, rs->md, text, cap, ctx);
 }

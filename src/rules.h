@@ -33,7 +33,8 @@ enum role {
 	ROLE_HEADING,		/* screen print: Name(CODE): message */
 	ROLE_PREAMBLE,		/* screen print: a line that may open a block */
 	ROLE_BODY,		/* screen print: Solution, TraceBack, indented */
-	ROLE_PREFIX,		/* a launcher's prefix, stripped before parsing */
+	ROLE_PREFIX,		/* names the process in a line's prefix */
+	ROLE_CALL,		/* screen print: the API call that failed */
 	ROLE_COUNT
 };
 
@@ -85,10 +86,16 @@ int ruleset_match_fields(struct ruleset *rs, enum plog_level level,
 			 const char *text, size_t len, capture_fn cap,
 			 void *ctx);
 
-/* For the prefix role: the length of the launcher prefix at the start of
- * text (0 if none); captures are reported as with ruleset_match. */
-size_t ruleset_strip_prefix(struct ruleset *rs, const char *text, size_t len,
-			    capture_fn cap, void *ctx);
+/* The earliest place in text where a rule of the role matches: where a
+ * heading or a preamble stands in a line of captured output, what is
+ * before it being the line's prefix.  Returns 0 if none matches. */
+int ruleset_find(struct ruleset *rs, enum role role, enum plog_level level,
+		 const char *text, size_t len, size_t *start);
+
+/* For the prefix role: the captures (pid, name) of the last match of any
+ * prefix rule in text, a line's prefix; nothing if none matches. */
+void ruleset_prefix_process(struct ruleset *rs, const char *text,
+			    size_t len, capture_fn cap, void *ctx);
 
 const char *code_name(enum code c);
 const char *resource_name(enum resource r);

@@ -408,29 +408,53 @@ static void test_later_rule_replaces_earlier(void **state)
 	ruleset_free(rs);
 }
 
-static void test_strip_prefix(void **state)
+static void test_prefix_process(void **state)
 {
 	struct ruleset *rs = ruleset_new();
 	struct strbuf err = STRBUF_INIT;
 	struct hits h = { 0 };
-	const char *line = "[rank3]: Resource_Error(EE1023): Alloc failed.";
+	const char *line = "(Worker pid=1) (Worker_DP0_TP5 pid=2) ERROR x";
 	(void)state;
 
 	assert_int_equal(load(rs,
-			      "[rule rank]\n"
+			      "[rule tag]\n"
 			      "role = prefix\n"
-			      "match = ^\\[rank(?<rank>\\d+)\\]:\\s?\n"
-			      "sample = [rank0]: x\n",
+			      "match = \\((?<name>\\w+) pid=(?<pid>\\d+)\\)\n"
+			      "sample = (W pid=7) x\n",
 			      &err), 0);
-	assert_int_equal(ruleset_strip_prefix(rs, line, strlen(line),
-					      on_capture, &h), 9);
-	assert_string_equal(h.caps, "rank=3;");
-	/* Anchored at the start: a prefix further on is no prefix. */
-	assert_int_equal(ruleset_strip_prefix(rs, "x [rank3]: y", 12, NULL,
-					      NULL), 0);
+	/* Looked for anywhere; the last match (the inner tag) wins. */
+	ruleset_prefix_process(rs, line, strlen(line), on_capture, &h);
+	assert_string_equal(h.caps, "name=Worker_DP0_TP5;pid=2;");
 	/* Prefix rules are not matched as evidence. */
 	assert_int_equal(ruleset_match(rs, ROLE_NONE, LEVEL_SCREEN, line,
 				       strlen(line), NULL, NULL, NULL), 0);
+	sb_free(&err);
+	ruleset_free(rs);
+}
+
+static void test_find_earliest(void **state)
+{
+	struct ruleset *rs = ruleset_new();
+	struct strbuf err = STRBUF_INIT;
+	const char *line = "[rank0]: EL0009: [PID: 7] Insufficient(EL0009): x";
+	size_t at = 99;
+	(void)state;
+
+	assert_int_equal(load(rs,
+			      "[rule named]\n"
+			      "role = heading\n"
+			      "match = \\w+\\(EL\\d{4}\\):\n"
+			      "sample = Insufficient(EL0009): x\n"
+			      "[rule bare]\n"
+			      "role = heading\n"
+			      "match = EL\\d{4}:\\s\n"
+			      "sample = EL0009: x\n",
+			      &err), 0);
+	assert_int_equal(ruleset_find(rs, ROLE_HEADING, LEVEL_SCREEN, line,
+				      strlen(line), &at), 1);
+	assert_int_equal(at, 9);
+	assert_int_equal(ruleset_find(rs, ROLE_HEADING, LEVEL_SCREEN, "x", 1,
+				      &at), 0);
 	sb_free(&err);
 	ruleset_free(rs);
 }
@@ -532,7 +556,8 @@ int main(void)
 		cmocka_unit_test(test_good_file_loads),
 		cmocka_unit_test(test_match_and_named_captures),
 		cmocka_unit_test(test_later_rule_replaces_earlier),
-		cmocka_unit_test(test_strip_prefix),
+		cmocka_unit_test(test_prefix_process),
+		cmocka_unit_test(test_find_earliest),
 		cmocka_unit_test(test_names),
 		cmocka_unit_test(test_shipped_rules_load),
 		cmocka_unit_test(test_missing_file),

@@ -1,0 +1,127 @@
+/* The inside of a classifier, shared by the two files that feed it:
+ * classifier.c (plog chains and what every chain does) and screenblock.c
+ * (screen-print blocks).  Nothing else includes this. */
+#ifndef PLOGTOP_CHAIN_H
+#define PLOGTOP_CHAIN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "classifier.h"
+#include "strbuf.h"
+
+#define MAX_RAW 40		/* raw lines kept per incident */
+#define MAX_LOCS 64		/* source locations remembered per chain */
+#define MAX_OPEN 1024		/* open chains before the stalest is closed */
+#define MAX_EVIDENCE 16		/* evidence items one line may give */
+#define MAX_RAW_BYTES 2048	/* of one raw line */
+#define MAX_SEEN_BYTES 8192	/* of the text the rules saw of a line */
+/* One failed call writes its chain within microseconds; lines of the same
+ * thread a second apart belong to another call. */
+#define CHAIN_GAP_USEC 1000000
+
+struct evidence {
+	enum code code;
+	enum resource resource;
+	enum cause cause;
+	int weight;
+};
+
+struct capture {
+	size_t name, value, len;	/* offsets into facts.caps */
+	int weight;
+};
+
+/* What the rules say of one record. */
+struct facts {
+	unsigned roles;
+	struct evidence ev[MAX_EVIDENCE];
+	int nev;
+	int weight;		/* of the rule whose captures come next */
+	struct strbuf caps;
+	struct capture *cap;
+	size_t ncap, capcap;
+};
+
+struct chain {
+	int screen;
+	unsigned long order;	/* when opened or last fed: the latest wins ties */
+	long pid, tid;
+	char *name;
+	const char *file;	/* screen key */
+	char *prefix;		/* screen key */
+	unsigned long long tick;
+	logtime_t last;
+	int boundary, veto, heading, body;
+	/* screen blocks (screenblock.c) */
+	char hcode[8];		/* the code its heading printed, or "" */
+	size_t prefixlen;	/* of the shape in prefix */
+	size_t keep;		/* of that shape, what loose lines carry */
+	int loose;		/* body lines carry less of the prefix */
+	int own_body;		/* a body line came with the whole prefix */
+	int blanks;		/* blank lines since the last line */
+	int spaced;		/* double-spaced: a blank line after each */
+	int headless;		/* a TraceBack whose heading was cut off */
+	int call;		/* a line names the API call that failed */
+	uint32_t locs[MAX_LOCS];
+	size_t nlocs;
+	uint32_t lastloc, lasttext;
+	int code_w[3];
+	enum resource res[3];
+	int res_w[3];
+	enum cause cause[3];
+	int cause_w[3];
+	int reported_w;
+	struct incident *inc;
+	/* What the rules saw of each line, kept to take the fields from
+	 * once the chain turns out to be an incident. */
+	struct seen {
+		char *text;
+		size_t len;
+		enum plog_level level;
+	} seen[MAX_RAW];
+	size_t nseen;
+};
+
+/* What is left of a chain closed for being quiet: enough to know that a
+ * late trailer of the same call is not a new failure. */
+struct tombstone {
+	long pid, tid;
+	char *name;
+	logtime_t last;
+};
+
+#define TOMBSTONES 64
+
+struct classifier {
+	struct ruleset *rs;
+	incident_fn emit;
+	void *ctx;
+	struct chain **open;
+	size_t nopen, capopen;
+	unsigned long long tick;
+	unsigned long order;
+	unsigned quiet_done, quiet_open;
+	struct tombstone tomb[TOMBSTONES];
+	size_t ntomb;		/* written round robin */
+	struct facts facts;	/* of the record being fed */
+	struct facts deferred;	/* of a closing incident's lines */
+};
+
+
+/* classifier.c */
+void chain_read_facts(struct classifier *c, const struct record *rec);
+int chain_has_role(const struct facts *f, enum role r);
+struct chain *chain_find(struct classifier *c, const struct record *rec,
+			 size_t *index);
+struct chain *chain_open(struct classifier *c, const struct record *rec);
+void chain_close_at(struct classifier *c, size_t i);
+void chain_close(struct classifier *c, struct chain *ch);
+void chain_append(struct chain *ch, const struct record *rec);
+void chain_merge_evidence(struct chain *ch, const struct facts *f);
+enum code chain_best_code(const struct chain *ch);
+
+/* screenblock.c */
+enum code screen_code(const struct chain *ch);
+
+#endif
