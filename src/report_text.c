@@ -55,24 +55,64 @@ static void short_time(char *buf, logtime_t t)
 	snprintf(buf, 16, "%.5s %.5s", iso + 5, iso + 11);
 }
 
-/* Paths with why each one was not read: at most a screenful, the rest
- * counted (JSON lists them). */
+/* A path, sanitised, to fit width columns: shortened in the middle, so
+ * that the file name at its end stays. */
+static void put_path(struct strbuf *sb, const char *s, size_t width)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, s, strlen(s));
+	const char *c = sb_str(&clean);
+	size_t w = text_width(c);
+	if (w <= width || width < 12) {
+		sb_add(sb, c, text_fit(c, width));
+	} else {
+		/* ASCII dots: the report may go to a terminal of any locale. */
+		size_t head = text_fit(c, (width - 3) / 3);
+		char *h = xstrndup(c, head);
+		size_t left = width - 3 - text_width(h);
+		const char *tail = c + head;
+		while (*tail && text_width(tail) > left) {
+			tail++;
+			while ((*tail & 0xc0) == 0x80)
+				tail++;
+		}
+		sb_add(sb, c, head);
+		sb_adds(sb, "...");
+		sb_adds(sb, tail);
+		free(h);
+	}
+	sb_free(&clean);
+}
+
+/* Paths with why each one was not read: at most ten, the rest counted
+ * (JSON lists them).  A reason that does not fit beside its path goes on
+ * the next line. */
 static void path_list(struct strbuf *sb, const char *label, size_t total,
 		      size_t listed, const void *items, size_t size,
 		      size_t why_off)
 {
 	const size_t shown = listed < 10 ? listed : 10;
+	const size_t room = 80 - 9;
 
 	for (size_t i = 0; i < shown; i++) {
 		const char *item = (const char *)items + i * size;
 		const char *path = *(char *const *)item;
 		const char *why = *(char *const *)(item + why_off);
+		struct strbuf w = STRBUF_INIT;
+		sanitize(&w, why, strlen(why));
 		sb_adds(sb, i ? "        " : label);
 		sb_addc(sb, ' ');
-		put_clean(sb, path, 40, 0);
-		sb_adds(sb, ": ");
-		put_clean(sb, why, 70, 0);
+		if (text_width(sb_str(&w)) + 2 + 24 <= room) {
+			put_path(sb, path, room - 2 - text_width(sb_str(&w)));
+			sb_adds(sb, ": ");
+		} else {
+			put_path(sb, path, room - 1);
+			sb_adds(sb, ":\n           ");
+		}
+		sb_add(sb, sb_str(&w), text_fit(sb_str(&w), room - 2));
 		sb_addc(sb, '\n');
+		sb_free(&w);
 	}
 	if (total > shown)
 		sb_addf(sb, "         and %zu more (all in --format=json)\n",
