@@ -15,6 +15,7 @@
 #include "filetype.h"
 #include "follow_int.h"
 #include "logname.h"
+#include "sanitize.h"
 #include "xalloc.h"
 
 /* A record is given to the classifier once its file has been quiet this
@@ -47,11 +48,18 @@ static void emit(void *ctx, struct incident *inc)
 		fw->o.on_incident(fw->o.ctx, inc);
 }
 
-void follow_say(const char *path, const char *why)
+void follow_say(const struct follower *fw, const char *path, const char *why)
 {
-	/* TODO(issue 9): one message sink, quiet while curses owns the
-	 * screen. */
-	fprintf(stderr, "plogtop: %s: %s\n", path, why);
+	struct strbuf sb = STRBUF_INIT;
+
+	/* Path names come from the file system: sanitised like logs. */
+	sanitize(&sb, path, strlen(path));
+	sb_addf(&sb, ": %s", why);
+	if (fw->o.on_message)
+		fw->o.on_message(fw->o.ctx, sb.buf);
+	else
+		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	sb_free(&sb);
 }
 
 struct follower *follower_new(struct ruleset *rs, struct model *m,
@@ -259,7 +267,7 @@ static void skip_tail(struct follower *fw, struct tail *t)
 	model_skip(fw->m, t->path, t->skip_why);
 	/* A one-shot report lists them; a stream of incidents cannot. */
 	if (!fw->o.once)
-		follow_say(t->path, t->skip_why);
+		follow_say(fw, t->path, t->skip_why);
 	fw->generation++;
 }
 
@@ -282,7 +290,7 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 	} else if (n < 0 && errno == ENOENT) {
 		follow_drop_tail(fw, t);
 	} else if (n < 0) {
-		follow_say(t->path, strerror(errno));
+		follow_say(fw, t->path, strerror(errno));
 		model_problem(fw->m, t->path, "%s", strerror(errno));
 		follow_drop_tail(fw, t);
 	}
@@ -370,7 +378,7 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 			fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
 	} else if (stat(p, &sb) < 0) {
 		if (may_wait && errno == ENOENT && !fw->o.once) {
-			follow_say(p, "not there yet; waiting for it to appear");
+			follow_say(fw, p, "not there yet; waiting for it to appear");
 			follow_wait_for(fw, p, root);
 		} else {
 			sb_addf(err, "%s: %s", path, strerror(errno));
@@ -421,7 +429,7 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 		if (n <= 0 || tail_feed(t, fw->buf, (size_t)n, &fw->m->stats,
 					now) < 0) {
 			if (n < 0)
-				follow_say("standard input", strerror(errno));
+				follow_say(fw, "standard input", strerror(errno));
 			if (t->skip_why)
 				model_skip(fw->m, t->path, t->skip_why);
 			tail_flush(t);

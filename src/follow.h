@@ -19,6 +19,9 @@ struct follow_opts {
 	size_t max_watches;	/* 0: as many as the kernel gives */
 	/* Called after each incident reaches the model. */
 	void (*on_incident)(void *ctx, const struct incident *inc);
+	/* Status messages ("PATH: what happened", sanitised); stderr when
+	 * NULL.  A dashboard shows them rather than let them scroll it. */
+	void (*on_message)(void *ctx, const char *text);
 	void *ctx;
 };
 

@@ -67,7 +67,7 @@ static int watch_dir(struct follower *fw, const char *path)
 		return -1;
 	if (remote_fs(path)) {
 		if (!fw->warned_remote++)
-			follow_say(path, "a network or FUSE file system "
+			follow_say(fw, path, "a network or FUSE file system "
 				   "does not report changes; polling it (and "
 				   "any other such directory) instead");
 		return -1;
@@ -83,12 +83,12 @@ static int watch_dir(struct follower *fw, const char *path)
 	}
 	if (errno == ENOSPC) {
 		if (!fw->warned_watches++)
-			follow_say(path, "out of inotify watches (see "
+			follow_say(fw, path, "out of inotify watches (see "
 				   "/proc/sys/fs/inotify/max_user_watches); "
 				   "polling this and further directories "
 				   "instead");
 	} else {
-		follow_say(path, strerror(errno));
+		follow_say(fw, path, strerror(errno));
 	}
 	return -1;
 }
@@ -153,7 +153,7 @@ static void scan_dir(struct follower *fw, struct dir *d,
 
 	if (!dp) {
 		if (errno != ENOENT) {
-			follow_say(path, strerror(errno));
+			follow_say(fw, path, strerror(errno));
 			model_problem(fw->m, path, "%s", strerror(errno));
 		}
 		free(path);
@@ -183,7 +183,7 @@ static void scan_dir(struct follower *fw, struct dir *d,
 		errno = 0;
 	}
 	if (errno) {
-		follow_say(path, strerror(errno));
+		follow_say(fw, path, strerror(errno));
 		model_problem(fw->m, path, "%s", strerror(errno));
 	}
 	closedir(dp);

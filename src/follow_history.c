@@ -89,7 +89,7 @@ static void read_stdin_whole(struct follower *fw)
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			follow_say("standard input", strerror(errno));
+			follow_say(fw, "standard input", strerror(errno));
 			model_problem(fw->m, "-", "%s", strerror(errno));
 			break;
 		}

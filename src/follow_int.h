@@ -79,7 +79,8 @@ struct follower {
 };
 
 /* follow.c */
-void follow_say(const char *path, const char *why);
+void follow_say(const struct follower *fw, const char *path,
+		const char *why);
 struct tail *follow_find_tail(struct follower *fw, const char *path);
 /* regular: the directory listing said it is a regular file. */
 void follow_file_seen(struct follower *fw, const char *path, size_t root,

@@ -88,6 +88,18 @@ void incident_line(struct strbuf *sb, const struct incident *inc)
 }
 
 /* Each incident is one line, flushed at once, also into a pipe. */
+/* Once curses owns the screen nothing may write to stderr: the message
+ * goes to the dashboard's message line. */
+static void on_message(void *ctx, const char *text)
+{
+	struct live *lv = ctx;
+
+	if (lv->dash)
+		dash_set_message(lv->dash, text);
+	else
+		fprintf(stderr, "plogtop: %s\n", text);
+}
+
 static void on_incident(void *ctx, const struct incident *inc)
 {
 	struct live *lv = ctx;
@@ -380,6 +392,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
 		.max_watches = o->max_watches, .on_incident = on_incident,
+		.on_message = on_message,
 		.ctx = &lv,
 	};
 	lv.fw = follower_new(rs, &lv.m, &fo, &err);
