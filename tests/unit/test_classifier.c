@@ -8,6 +8,7 @@
 
 #include "classifier.h"
 #include "feeder.h"
+#include "lineprefix.h"
 #include "xalloc.h"
 
 #define PLOG_A "run/plog/plog-42017_20260709215200000.log"
@@ -807,6 +808,217 @@ static void test_screen_prose_is_no_incident(void **state)
 		"Invalid_Argument is EE1001 and Resource_Error is EE1023.\n");
 }
 
+/* ---- prefix shapes and block rules (screenblock.c, lineprefix.c) -------- */
+
+static void assert_shape(const char *prefix, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	lineprefix_shape(prefix, strlen(prefix), &sb);
+	assert_int_equal(sb.len, strlen(want));
+	assert_memory_equal(sb.len ? sb.buf : "", want, sb.len);
+	sb_free(&sb);
+}
+
+static void test_prefix_clock_tokens(void **state)
+{
+	(void)state;
+	assert_int_equal(lineprefix_clock("05-09 x", 7), 5);
+	assert_int_equal(lineprefix_clock("08:06:34]", 9), 8);
+	assert_int_equal(lineprefix_clock("0.00.476.376 E", 14), 12);
+	assert_int_equal(lineprefix_clock("2026-11-30T12:00:01.123Z x", 26), 24);
+	/* Names and single numbers are identity, not clocks. */
+	assert_int_equal(lineprefix_clock("0-1", 3), 0);
+	assert_int_equal(lineprefix_clock("4242]", 5), 0);
+	assert_int_equal(lineprefix_clock("1,0]", 4), 0);
+}
+
+static void test_prefix_shapes(void **state)
+{
+	(void)state;
+	assert_shape("ERROR 05-09 08:06:34 [engine.py:448] ",
+		     "ERROR\002\001\002\001\002[engine.py:448] ");
+	assert_shape("(VllmWorker rank=0 pid=1110) ",
+		     "(VllmWorker\002rank=0\002pid=1110) ");
+	assert_shape("Nov 30 12:00:01 node7 python3[4242]: ",
+		     "Nov\00230\002\001\002node7\002python3[4242]: ");
+	assert_shape("service-1  | ", "service-1\002| ");
+	assert_shape("[rank0]: ", "[rank0]: ");
+	assert_shape("E    ", "E    ");
+	/* Indentation alone is no prefix. */
+	assert_shape("        ", "");
+}
+
+static int prefix_matches(const char *prefix, const char *line, size_t *off)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	lineprefix_shape(prefix, strlen(prefix), &sb);
+	int m = lineprefix_match(sb.buf ? sb.buf : "", sb.len, line,
+				 strlen(line), off);
+	sb_free(&sb);
+	return m;
+}
+
+static void test_prefix_matching(void **state)
+{
+	size_t off = 0;
+	(void)state;
+
+	/* Counters and clocks differ line by line. */
+	assert_true(prefix_matches("0.00.476.376 E CANN error: ",
+		"0.00.477.001 E CANN error:         Solution: x", &off));
+	assert_int_equal(off, 27);
+	assert_true(prefix_matches("ERROR 05-09 08:06:34 [engine.py:448] ",
+		"ERROR 05-09 08:06:35 [engine.py:448]         TraceBack", &off));
+	assert_int_equal(off, 37);
+	/* Identity does not. */
+	assert_false(prefix_matches("[rank0]: ", "[rank1]:         Solution", &off));
+	assert_false(prefix_matches("(W rank=0 pid=7) ", "(W rank=1 pid=8) x", &off));
+	assert_false(prefix_matches("ERROR 05-09 08:06:34 [engine.py:448] ",
+		"INFO 05-09 08:06:34 [engine.py:448] x", &off));
+	/* The prefix's own blanks are matched exactly: the body keeps its
+	 * indentation; a line that stops in them is blank. */
+	assert_true(prefix_matches("E    ", "E           Solution", &off));
+	assert_int_equal(off, 5);
+	assert_true(prefix_matches("[rank0]: ", "[rank0]:", &off));
+	assert_int_equal(off, 8);
+}
+
+static const char EI0007_BLOCK[] =
+	"EI0007: [PID: 4711] 2026-03-01-10:00:00.000.001 Failed to allocate resource. Reason: the HCCL buffer is too small.\n"
+	"        Solution: Set HCCL_BUFFSIZE to a larger value.\n";
+
+static void test_screen_new_heading_starts_a_block(void **state)
+{
+	struct harness *h = *state;
+	struct strbuf text = STRBUF_INIT;
+
+	/* A block with no TraceBack (an HCCL resource error, vetoed) must
+	 * not swallow the EE1023 block that follows under the same prefix. */
+	sb_adds(&text, EI0007_BLOCK);
+	sb_adds(&text, SCREEN_EVENTS);
+	char *ranked = prefixed("[rank2]: ", text.buf);
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, ranked), 1);
+	assert_screen_events(h->inc[0]);
+	assert_int_equal(h->inc[0]->line, 3);
+	free(ranked);
+	sb_free(&text);
+}
+
+static void test_screen_double_spaced(void **state)
+{
+	struct harness *h = *state;
+	struct strbuf text = STRBUF_INIT;
+
+	for (const char *p = SCREEN_EVENTS; *p; p++) {
+		sb_addc(&text, *p);
+		if (*p == '\n')
+			sb_addc(&text, '\n');
+	}
+	sb_adds(&text, "Job failed.\n");
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, text.buf), 1);
+	assert_screen_events(h->inc[0]);
+	sb_free(&text);
+}
+
+static void test_screen_blank_line_ends_a_block(void **state)
+{
+	struct harness *h = *state;
+	struct strbuf text = STRBUF_INIT;
+
+	/* Single-spaced: a blank line after the body ends the block, and
+	 * the indented text after it is not part of it. */
+	sb_adds(&text, SCREEN_EVENTS);
+	sb_adds(&text, "\n        retCode=0x7020023 means no stream left\n");
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, text.buf), 1);
+	assert_screen_events(h->inc[0]);
+	sb_free(&text);
+}
+
+static void test_screen_heading_decides_ee1001(void **state)
+{
+	struct harness *h = *state;
+
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED,
+		"[PID: 5150] 2026-08-02-09:14:07.001.220 Invalid_Argument(EE1001): The argument is invalid. Reason: device 9 does not exist.\n"
+		"        TraceBack (most recent call last):\n"
+		"        Open device failed, device_id=9, retCode=0x7020010.[FUNC:Open][FILE:device.cc][LINE:212]\n"), 1);
+	assert_int_equal(h->inc[0]->code, CODE_EE1001);
+	assert_int_equal(h->inc[0]->resource, RES_ARGUMENT);
+	assert_string_equal(h->inc[0]->reported_code, "EE1001");
+	assert_int_equal(h->inc[0]->pid, 5150);
+}
+
+static void test_screen_argument_text_under_another_code(void **state)
+{
+	struct harness *h = *state;
+
+	assert_no_incident(h, FILE_MIXED,
+		"EL0003: [PID: 5151] 2026-08-02-09:14:07.001.220 The argument is invalid.Reason: devId=9 is out of range [0, 7].\n"
+		"        Solution: Check the device ID.\n"
+		"E30006: [PID: 5152] 2026-08-02-09:14:07.001.220 The argument is invalid. Reason: input shape [2, -1] is not supported.\n");
+}
+
+static void test_screen_unknown_heading_code_kept(void **state)
+{
+	struct harness *h = *state;
+
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED,
+		"EL0006: [PID: 5153] 2026-08-02-09:14:07.001.220 The stream could not be set up.\n"
+		"        TraceBack (most recent call last):\n"
+		"        Alloc sq cq failed, stream_id=2047, retCode=0x7020023.[FUNC:Setup][FILE:stream.cc][LINE:728]\n"), 1);
+	assert_class(h->inc[0], CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN);
+	assert_string_equal(h->inc[0]->reported_code, "EL0006");
+}
+
+static void test_screen_headless_traceback(void **state)
+{
+	struct harness *h = *state;
+	const char *tb =
+		"[rank5]:         TraceBack (most recent call last):\n"
+		"[rank5]:         Alloc sq cq failed, stream_id=1983, retCode=0x7020023.[FUNC:Setup][FILE:stream.cc][LINE:702]\n"
+		"[rank5]:         rtStreamCreate execution failed, reason=driver error:resource alloc fail[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:69]\n";
+
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, tb), 1);
+	assert_class(h->inc[0], CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN);
+	assert_field(h->inc[0], "api", "rtStreamCreate");
+	assert_int_equal(h->inc[0]->nlines, 3);
+	/* Without the failed call, or without the inner code: nothing. */
+	assert_no_incident(h, FILE_MIXED,
+		"TraceBack (most recent call last):\n"
+		"        Alloc sq cq failed, stream_id=1983, retCode=0x7020023.\n");
+	assert_no_incident(h, FILE_MIXED,
+		"TraceBack (most recent call last):\n"
+		"        rtStreamCreate execution failed, reason=driver error:resource alloc fail\n");
+}
+
+static void test_screen_nested_tags_name_the_inner_process(void **state)
+{
+	struct harness *h = *state;
+	char *text = prefixed("(Worker pid=1) (Worker_DP0_TP5 pid=2) ERROR 05-09 08:06:34 [multiproc_executor.py:470] ",
+			      SCREEN_EVENTS);
+
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, text), 1);
+	assert_screen_events(h->inc[0]);
+	assert_process(h->inc[0], 2, "Worker_DP0_TP5", 0);
+	free(text);
+}
+
+static void test_screen_prefix_on_first_line_only(void **state)
+{
+	struct harness *h = *state;
+	struct strbuf text = STRBUF_INIT;
+
+	/* llama.cpp: "CANN error: " before the heading, the body bare. */
+	sb_adds(&text, "CANN error: ");
+	sb_adds(&text, SCREEN_EVENTS);
+	sb_adds(&text, "/llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:61: CANN error\n");
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED, text.buf), 1);
+	assert_screen_events(h->inc[0]);
+	sb_free(&text);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -840,6 +1052,18 @@ int main(void)
 		T(test_screen_block_with_pid),
 		T(test_plog_lines_in_captured_output),
 		T(test_screen_prose_is_no_incident),
+		T(test_prefix_clock_tokens),
+		T(test_prefix_shapes),
+		T(test_prefix_matching),
+		T(test_screen_new_heading_starts_a_block),
+		T(test_screen_double_spaced),
+		T(test_screen_blank_line_ends_a_block),
+		T(test_screen_heading_decides_ee1001),
+		T(test_screen_argument_text_under_another_code),
+		T(test_screen_unknown_heading_code_kept),
+		T(test_screen_headless_traceback),
+		T(test_screen_nested_tags_name_the_inner_process),
+		T(test_screen_prefix_on_first_line_only),
 	};
 #undef T
 	return UNIT_RUN("classifier", tests);
