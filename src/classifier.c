@@ -236,8 +236,8 @@ static void finish_incident(struct chain *ch, struct incident *inc,
 	inc->code = code;
 	inc->resource = res;
 	inc->cause = cause ? cause : CAUSE_UNKNOWN;
-	if (!inc->reported_code)
-		inc->reported_code = xstrdup(code_name(code));
+	/* reported_code stays NULL when the log printed no code: it is
+	 * what the log said, never what plogtop inferred. */
 	if (!inc->name)
 		inc->name = xstrdup("");
 	normalise_inner_code(inc);

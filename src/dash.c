@@ -464,8 +464,13 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 	}
 	char iso[LOGTIME_ISO_LEN];
 	logtime_iso(inc->first, iso);
-	sb_addf(out, "\fLatest: %s, reported as ", *iso ? iso : "unknown time");
-	sanitize(out, inc->reported_code, strlen(inc->reported_code));
+	sb_addf(out, "\fLatest: %s, ", *iso ? iso : "unknown time");
+	if (inc->reported_code) {
+		sb_adds(out, "reported as ");
+		sanitize(out, inc->reported_code, strlen(inc->reported_code));
+	} else {
+		sb_adds(out, "no code printed");
+	}
 	sb_addc(out, '\n');
 	sb_reset(&sb);
 	for (size_t i = 0; i < inc->nfields; i++) {

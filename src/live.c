@@ -75,7 +75,8 @@ void incident_line(struct strbuf *sb, const struct incident *inc)
 	put_value(sb, *inc->name ? inc->name : "-");
 	sb_addf(sb, " %s %s %s", code_name(inc->code),
 		resource_name(inc->resource), cause_name(inc->cause));
-	if (strcmp(inc->reported_code, code_name(inc->code)) != 0) {
+	if (inc->reported_code &&
+	    strcmp(inc->reported_code, code_name(inc->code)) != 0) {
 		sb_adds(sb, " reported=");
 		put_value(sb, inc->reported_code);
 	}

@@ -50,7 +50,10 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 	sb_adds(sb, ", ");
 	kv_str(sb, "code", code_name(inc->code));
 	sb_adds(sb, ", ");
-	kv_str(sb, "reported_code", inc->reported_code);
+	if (inc->reported_code)
+		kv_str(sb, "reported_code", inc->reported_code);
+	else
+		sb_adds(sb, "\"reported_code\": null");
 	sb_adds(sb, ", ");
 	kv_str(sb, "resource", resource_name(inc->resource));
 	sb_adds(sb, ", ");

@@ -284,8 +284,14 @@ static void section(struct strbuf *sb, const struct section *s,
 	catalog_render(o->cat, "summary", ex, &t);
 	wrap(sb, t.buf, 0, 2, width);
 	logtime_iso(ex->first, iso);
-	sb_addf(sb, "  at %s, reported as %s\n", *iso ? iso : "an unknown time",
-		ex->reported_code);
+	sb_addf(sb, "  at %s, ", *iso ? iso : "an unknown time");
+	if (ex->reported_code) {
+		sb_adds(sb, "reported as ");
+		put_clean(sb, ex->reported_code, 20, 0);
+	} else {
+		sb_adds(sb, "no code printed");
+	}
+	sb_addc(sb, '\n');
 	section_fields(sb, ex, width);
 	sb_reset(&t);
 	sb_addf(&t, "%u line%s from ", ex->nlines, ex->nlines == 1 ? "" : "s");
