@@ -118,6 +118,22 @@ static struct chain *continued(struct classifier *c, const char *file,
 	return best;
 }
 
+/* A body line met without the whole prefix must look like one on its
+ * own: indented (two blanks or more: one blank is just the end of the
+ * part of the prefix it carries, as in "[pod/x] [rank1]: ..." against
+ * "[pod/x] [rank0]: ..."), or a Solution or TraceBack line. */
+static int loose_body(struct classifier *c, const char *s, size_t n)
+{
+	size_t b = 0;
+
+	while (b < n && (s[b] == ' ' || s[b] == '\t'))
+		b++;
+	if (b < 2 && !(n - b >= 9 && (memcmp(s + b, "TraceBack", 9) == 0 ||
+				      memcmp(s + b, "Solution:", 9) == 0)))
+		return 0;
+	return is_body(c, s, n);
+}
+
 /* Some writers put the prefix on the first line of a message only
  * ("CANN error: EE1001: ...", then the Solution line bare), or part of
  * it.  A body line that carries no open block's prefix belongs to the
@@ -140,7 +156,7 @@ static struct chain *loosened(struct classifier *c, const char *file,
 		if (k && cand->prefix[k] != SHAPE_SPACE)
 			continue;
 		if (lineprefix_match(cand->prefix, k, line, len, off) &&
-		    is_body(c, line + *off, len - *off)) {
+		    loose_body(c, line + *off, len - *off)) {
 			*keep = k;
 			return cand;
 		}
