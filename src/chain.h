@@ -12,7 +12,10 @@
 
 #define MAX_RAW 40		/* raw lines kept per incident */
 #define MAX_LOCS 64		/* source locations remembered per chain */
-#define MAX_OPEN 1024		/* open chains before the stalest is closed */
+/* Open chains before the stalest is closed.  Thousands of threads can
+ * fail at once with their lines interleaved; closing a chain that is
+ * still being written would split it, so the cap is far above that. */
+#define MAX_OPEN 16384
 #define MAX_EVIDENCE 16		/* evidence items one line may give */
 #define MAX_RAW_BYTES 2048	/* of one raw line */
 #define MAX_SEEN_BYTES 8192	/* of the text the rules saw of a line */
@@ -48,6 +51,9 @@ struct chain {
 	unsigned long order;	/* when opened or last fed: the latest wins ties */
 	long pid, tid;
 	char *name;
+	size_t namelen;		/* a name may hold a NUL byte */
+	size_t slot;		/* its index in classifier.open */
+	struct chain *hnext;	/* plog chains: next in its hash bucket */
 	const char *file;	/* screen key */
 	char *prefix;		/* screen key */
 	unsigned long long tick;
@@ -88,6 +94,7 @@ struct chain {
 struct tombstone {
 	long pid, tid;
 	char *name;
+	size_t namelen;
 	logtime_t last;
 };
 
@@ -99,6 +106,8 @@ struct classifier {
 	void *ctx;
 	struct chain **open;
 	size_t nopen, capopen;
+	struct chain **bucket;	/* plog chains by pid, tid and name */
+	size_t nbuckets;	/* a power of two */
 	unsigned long long tick;
 	unsigned long order;
 	unsigned quiet_done, quiet_open;
@@ -120,6 +129,11 @@ void chain_close(struct classifier *c, struct chain *ch);
 void chain_append(struct chain *ch, const struct record *rec);
 void chain_merge_evidence(struct chain *ch, const struct facts *f);
 enum code chain_best_code(const struct chain *ch);
+
+/* chain_index.c */
+uint32_t chain_hash(const char *s, size_t n);
+void chain_index(struct classifier *c, struct chain *ch);
+void chain_unindex(struct classifier *c, struct chain *ch);
 
 /* screenblock.c */
 enum code screen_code(const struct chain *ch);

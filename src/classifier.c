@@ -10,14 +10,6 @@
 #include "decode.h"
 #include "xalloc.h"
 
-static uint32_t hash(const char *s, size_t n)
-{
-	uint32_t h = 2166136261u;
-
-	for (size_t i = 0; i < n; i++)
-		h = (h ^ (unsigned char)s[i]) * 16777619u;
-	return h ? h : 1;
-}
 
 struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 				  void *ctx)
@@ -47,6 +39,7 @@ void classifier_free(struct classifier *c)
 	for (size_t i = 0; i < c->nopen; i++)
 		chain_free(c->open[i]);
 	free(c->open);
+	free(c->bucket);
 	for (size_t i = 0; i < TOMBSTONES; i++)
 		free(c->tomb[i].name);
 	sb_free(&c->facts.caps);
@@ -140,28 +133,6 @@ int chain_has_role(const struct facts *f, enum role r)
 
 /* ---- chains ---- */
 
-struct chain *chain_find(struct classifier *c, const struct record *rec,
-				size_t *index)
-{
-	int screen = rec->level == LEVEL_SCREEN;
-
-	for (size_t i = 0; i < c->nopen; i++) {
-		struct chain *ch = c->open[i];
-		if (ch->screen != screen)
-			continue;
-		if (screen ? (ch->file == rec->file &&
-			      ch->prefixlen == rec->prefixlen &&
-			      memcmp(ch->prefix, rec->prefix, rec->prefixlen) == 0)
-			   : (ch->pid == rec->pid && ch->tid == rec->tid &&
-			      strlen(ch->name) == rec->namelen &&
-			      memcmp(ch->name, rec->name, rec->namelen) == 0)) {
-			*index = i;
-			return ch;
-		}
-	}
-	return NULL;
-}
-
 enum code chain_best_code(const struct chain *ch)
 {
 	if (!ch->code_w[CODE_EE1023] && !ch->code_w[CODE_EE1001])
@@ -252,7 +223,10 @@ void chain_close_at(struct classifier *c, size_t i)
 	enum code code = ch->screen ? screen_code(ch)
 			 : ch->veto ? CODE_NONE : chain_best_code(ch);
 
+	if (!ch->screen)
+		chain_unindex(c, ch);
 	c->open[i] = c->open[--c->nopen];
+	c->open[i]->slot = i;
 	if (code != CODE_NONE) {
 		struct incident *inc = ch->inc;
 		capture_fields(c, ch);
@@ -265,19 +239,17 @@ void chain_close_at(struct classifier *c, size_t i)
 
 void chain_close(struct classifier *c, struct chain *ch)
 {
-	for (size_t i = 0; i < c->nopen; i++)
-		if (c->open[i] == ch) {
-			chain_close_at(c, i);
-			return;
-		}
+	chain_close_at(c, ch->slot);
 }
 
+/* The chain written to longest ago: with the cap far above the threads
+ * that fail at once, it is one that has ended. */
 static void close_stalest(struct classifier *c)
 {
 	size_t oldest = 0;
 
 	for (size_t i = 1; i < c->nopen; i++)
-		if (c->open[i]->tick < c->open[oldest]->tick)
+		if (c->open[i]->order < c->open[oldest]->order)
 			oldest = i;
 	chain_close_at(c, oldest);
 }
@@ -304,7 +276,10 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 	} else {
 		ch->pid = rec->pid;
 		ch->tid = rec->tid;
-		ch->name = xstrndup(rec->name, rec->namelen);
+		ch->name = xmalloc(rec->namelen + 1);
+		memcpy(ch->name, rec->name, rec->namelen);
+		ch->name[rec->namelen] = '\0';
+		ch->namelen = rec->namelen;
 		inc->pid = rec->pid;
 		inc->tid = rec->tid;
 		inc->name = xstrndup(rec->name, rec->namelen);
@@ -319,7 +294,10 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 		c->capopen = c->capopen ? 2 * c->capopen : 16;
 		c->open = xrealloc(c->open, c->capopen * sizeof *c->open);
 	}
+	ch->slot = c->nopen;
 	c->open[c->nopen++] = ch;
+	if (!ch->screen)
+		chain_index(c, ch);
 	return ch;
 }
 
@@ -399,12 +377,12 @@ void chain_append(struct chain *ch, const struct record *rec)
 		};
 	}
 	if (rec->srcloclen) {
-		uint32_t h = hash(rec->srcloc, rec->srcloclen);
+		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
 		if (ch->nlocs < MAX_LOCS)
 			ch->locs[ch->nlocs++] = h;
 		ch->lastloc = h;
 	}
-	ch->lasttext = hash(rec->text, rec->len);
+	ch->lasttext = chain_hash(rec->text, rec->len);
 	if (ch->nseen < MAX_RAW) {
 		size_t n = rec->len < MAX_SEEN_BYTES ? rec->len : MAX_SEEN_BYTES;
 		char *text = xmalloc(n + 1);
@@ -428,9 +406,9 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 		return 1;
 	if (!rec->srcloclen)
 		return 0;
-	uint32_t h = hash(rec->srcloc, rec->srcloclen);
+	uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
 	if (h == ch->lastloc)
-		return hash(rec->text, rec->len) == ch->lasttext;
+		return chain_hash(rec->text, rec->len) == ch->lasttext;
 	for (size_t i = 0; i < ch->nlocs; i++)
 		if (ch->locs[i] == h)
 			return 1;
@@ -459,6 +437,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 	if (chain_has_role(f, ROLE_BOUNDARY))
 		ch->boundary = 1;
 	ch->tick = c->tick;
+	ch->order = ++c->order;
 }
 
 void classifier_feed(struct classifier *c, const struct record *rec)
@@ -495,7 +474,9 @@ static void bury(struct classifier *c, const struct chain *ch)
 	free(t->name);
 	t->pid = ch->pid;
 	t->tid = ch->tid;
-	t->name = xstrdup(ch->name);
+	t->name = xmalloc(ch->namelen + 1);
+	memcpy(t->name, ch->name, ch->namelen + 1);
+	t->namelen = ch->namelen;
 	t->last = ch->last;
 }
 
@@ -532,7 +513,7 @@ static int late_trailer(const struct classifier *c, const struct record *rec,
 	for (size_t i = 0; i < TOMBSTONES; i++) {
 		const struct tombstone *t = &c->tomb[i];
 		if (t->name && t->pid == rec->pid && t->tid == rec->tid &&
-		    strlen(t->name) == rec->namelen &&
+		    t->namelen == rec->namelen &&
 		    memcmp(t->name, rec->name, rec->namelen) == 0 &&
 		    (rec->time == LOGTIME_UNKNOWN || t->last == LOGTIME_UNKNOWN ||
 		     (rec->time >= t->last &&
