@@ -30,7 +30,13 @@ struct live {
 	char host[256];
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;
-	int prom_written, prom_failed;
+	int prom_written;
+	/* A prom file that cannot be written is tried again every interval;
+	 * after --prom-retry plogtop gives up and exits 2, so that a service
+	 * manager or a monitor sees it. */
+	int prom_failed, prom_gave_up;
+	unsigned long long prom_failed_at;
+	struct strbuf prom_err;
 	/* the dashboard */
 	int dashboard;
 	struct tui tui;
@@ -118,22 +124,48 @@ static void on_incident(void *ctx, const struct incident *inc)
 	sb_free(&sb);
 }
 
+/* The outcome of a prom file write, told once per change. */
+static void prom_outcome(struct live *lv, unsigned long long now,
+			 const struct strbuf *err)
+{
+	struct strbuf msg = STRBUF_INIT;
+	double retry = lv->o->prom_retry_ms / 1000.0;
+
+	if (!err && lv->prom_failed) {
+		sanitize(&msg, lv->o->prom_file, strlen(lv->o->prom_file));
+		sb_adds(&msg, ": written again");
+		lv->prom_failed = 0;
+	} else if (err && !lv->prom_failed) {
+		sanitize(&msg, err->buf, err->len);
+		sb_addf(&msg, " (trying again; plogtop exits if the prom file "
+			"cannot be written for %g s)", retry);
+		lv->prom_failed = 1;
+		lv->prom_failed_at = now;
+	} else if (err && now - lv->prom_failed_at >= lv->o->prom_retry_ms) {
+		sanitize(&lv->prom_err, err->buf, err->len);
+		sb_addf(&lv->prom_err, " (the prom file could not be written "
+			"for %g s; giving up)", retry);
+		lv->prom_gave_up = 1;	/* ends the loop; output goes on */
+	}
+	if (msg.len)
+		on_message(lv, msg.buf);
+	sb_free(&msg);
+}
+
 static void write_prom(struct live *lv, unsigned long long now, int force)
 {
 	unsigned long long gen = follower_generation(lv->fw);
+	int due = now >= lv->prom_at + lv->o->interval_ms;
 
-	if (!lv->o->prom_file || lv->prom_failed)
+	if (!lv->o->prom_file || lv->prom_gave_up)
 		return;
 	if (!force && lv->prom_written &&
-	    (gen == lv->prom_gen || now < lv->prom_at + lv->o->interval_ms))
+	    !(due && (gen != lv->prom_gen || lv->prom_failed)))
 		return;
 	struct strbuf err = STRBUF_INIT;
-	if (prom_write(lv->o->prom_file, &lv->m, follower_files(lv->fw),
-		       &err) < 0) {
-		fprintf(stderr, "plogtop: %s (the prom file is no longer "
-			"written)\n", err.buf);
-		lv->prom_failed = 1;
-	}
+	int rc = prom_write(lv->o->prom_file, &lv->m, follower_files(lv->fw),
+			    &err);
+	prom_outcome(lv, now, rc < 0 ? &err : NULL);
 	sb_free(&err);
 	lv->prom_gen = gen;
 	lv->prom_at = now;
@@ -142,8 +174,8 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 
 static int prom_timeout(const struct live *lv, unsigned long long now)
 {
-	if (!lv->o->prom_file || lv->prom_failed ||
-	    follower_generation(lv->fw) == lv->prom_gen)
+	if (!lv->o->prom_file || lv->prom_gave_up ||
+	    (!lv->prom_failed && follower_generation(lv->fw) == lv->prom_gen))
 		return -1;
 	unsigned long long due = lv->prom_at + lv->o->interval_ms;
 	return due <= now ? 0 : (int)(due - now);
@@ -295,7 +327,7 @@ static void loop(struct live *lv, int sfd)
 {
 	unsigned long long demo_due = 0;
 
-	while (!lv->stop && !follower_finished(lv->fw)) {
+	while (!lv->stop && !lv->prom_gave_up && !follower_finished(lv->fw)) {
 		unsigned long long now = monotonic_ms();
 		int history = follower_reading_history(lv->fw);
 		struct pollfd p[4] = {
@@ -333,8 +365,9 @@ static void loop(struct live *lv, int sfd)
 			keys(lv, now);
 		if (lv->stop)
 			break;
-		if (history)
-			follower_history_step(lv->fw, lv->dashboard ? 50 : 1000);
+		if (history && !follower_history_step(lv->fw, lv->dashboard
+							      ? 50 : 200))
+			write_prom(lv, now, 1);
 		if (lv->demo)
 			demo_due = demo_step(lv->demo, now);
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
@@ -427,10 +460,11 @@ static int run(const struct options *o, struct ruleset *rs,
 	if (sfd < 0)
 		perror("plogtop: signalfd");
 	follower_start(lv.fw, monotonic_ms());
-	if (!dashboard)
-		while (follower_history_step(lv.fw, 1000) && !lv.stop)
-			;
-	write_prom(&lv, monotonic_ms(), 1);
+	/* The history is read in the loop, step by step, so that a signal
+	 * ends plogtop within a second however much there is to read; the
+	 * prom file is first written once it is read. */
+	if (!follower_reading_history(lv.fw))
+		write_prom(&lv, monotonic_ms(), 1);
 	if (dashboard)
 		draw(&lv, monotonic_ms());
 	loop(&lv, sfd);
@@ -439,6 +473,14 @@ static int run(const struct options *o, struct ruleset *rs,
 	/* Ending: the chains still open are complete as they stand. */
 	follower_flush(lv.fw);
 	write_prom(&lv, monotonic_ms(), 1);
+	if (!lv.prom_gave_up && lv.prom_failed) {
+		sanitize(&lv.prom_err, o->prom_file, strlen(o->prom_file));
+		sb_adds(&lv.prom_err, ": the prom file could not be written");
+	}
+	if (lv.prom_err.len) {
+		fprintf(stderr, "plogtop: %s\n", lv.prom_err.buf);
+		status = 2;
+	}
 	/* The signals stay blocked: plogtop is ending, and a hangup that
 	 * arrives late (after the terminal went) must not cut short the
 	 * clean-up below. */
@@ -450,6 +492,7 @@ out:
 	demo_free(lv.demo);
 	model_free(&lv.m);
 	sb_free(&lv.roots);
+	sb_free(&lv.prom_err);
 	sb_free(&err);
 	return status;
 }

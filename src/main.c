@@ -266,6 +266,18 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	return status;
 }
 
+/* `plogtop -` typed at a prompt would otherwise wait in silence. */
+static void say_reading_stdin(const struct options *o)
+{
+	for (size_t i = 0; i < o->npaths; i++) {
+		if (strcmp(o->paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+			fputs("plogtop: reading standard input (Ctrl-D ends "
+			      "it)\n", stderr);
+			return;
+		}
+	}
+}
+
 int main(int argc, char **argv)
 {
 	struct options o;
@@ -282,16 +294,19 @@ int main(int argc, char **argv)
 	if (!rs || !cat || check_theme(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else if (o.check_rules) {
-		printf("plogtop: %zu rules and their samples are good\n",
-		       ruleset_count(rs));
+		size_t n = ruleset_count(rs);
+		printf("plogtop: %zu %s good\n", n, n == 1
+		       ? "rule and its samples are" : "rules and their samples are");
 		status = EXIT_CLEAN;
 	} else if (o.follow) {
+		say_reading_stdin(&o);
 		status = run_follow(&o, rs, cat);
 	} else if (wants_dashboard(&o)) {
 		status = run_dashboard(&o, rs, cat);
 	} else if (check_default_root(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else {
+		say_reading_stdin(&o);
 		status = run_once(&o, rs, cat);
 	}
 	catalog_free(cat);

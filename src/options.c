@@ -45,7 +45,11 @@ static const char usage_text[] =
 "  --prom-file=PATH    keep a Prometheus textfile (node_exporter's textfile\n"
 "                      collector) of incident counts up to date; --once\n"
 "                      writes it once\n"
-"  --interval=SECONDS  how often the prom file may be rewritten (default 1)\n"
+"  --interval=SECONDS  redraw the dashboard and rewrite the prom file at\n"
+"                      most this often (default 1; fractions allowed)\n"
+"  --prom-retry=SECONDS  --follow and the dashboard: how long a prom file\n"
+"                      that cannot be written is retried before plogtop\n"
+"                      exits 2 (default 60)\n"
 "  --poll=SECONDS      --follow: poll every directory this often instead\n"
 "                      of using inotify (which plogtop falls back to by\n"
 "                      itself on NFS, CIFS or FUSE, and when inotify\n"
@@ -67,13 +71,30 @@ static const char usage_text[] =
 "readable in it (never reported as \"no incident\").  --follow ends with 0 when\n"
 "interrupted (SIGINT, SIGTERM, SIGHUP) or when its output is closed.\n"
 "\n"
-"Environment: ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME (where the\n"
-"logs are); NO_COLOR; PLOGTOP_DATADIR (where rules/ and messages/ are).\n"
-"Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual.\n";
+"Environment:\n"
+"  ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME  where the logs are (above)\n"
+"  PLOGTOP_LANG, LC_ALL, LC_MESSAGES, LANG  the language of summaries and\n"
+"                      fixes (the first set: zh_CN.UTF-8 uses messages/zh_CN.txt)\n"
+"  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"
+"  NO_COLOR            when not empty, no colour with --color=auto\n"
+"  TERM                the terminal type (dumb: no colour)\n"
+"  PAGER               the dashboard's o key (default less)\n"
+"  TMPDIR              where --demo makes its tree (default /tmp)\n"
+"  PLOGTOP_SHARED      make check only: the shared log samples (../shared)\n"
+"\n"
+"Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual and\n"
+"json-schema.md in the documentation directory.\n"
+"plogtop is free software under the Apache License 2.0.\n";
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
-       OPT_MAX_WATCHES, OPT_THEME, OPT_DEMO };
+       OPT_MAX_WATCHES, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY };
+
+static const char version_text[] =
+"Copyright the plogtop authors.\n"
+"License: Apache-2.0 <https://www.apache.org/licenses/LICENSE-2.0>\n"
+"This is free software; it comes with no warranty, to the extent\n"
+"permitted by law.\n";
 
 static const struct option long_options[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
@@ -86,6 +107,7 @@ static const struct option long_options[] = {
 	{ "follow", no_argument, NULL, OPT_FOLLOW },
 	{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
 	{ "interval", required_argument, NULL, OPT_INTERVAL },
+	{ "prom-retry", required_argument, NULL, OPT_PROM_RETRY },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "max-watches", required_argument, NULL, OPT_MAX_WATCHES },
 	{ "theme", required_argument, NULL, OPT_THEME },
@@ -100,6 +122,21 @@ static int usage_error(const char *what, const char *arg)
 	fprintf(stderr, "plogtop: %s '%s'\nTry 'plogtop --help' for more "
 		"information.\n", what, arg);
 	return 2;
+}
+
+/* What getopt refused: ARG is the word it stopped at. */
+static int getopt_error(int c, const char *arg)
+{
+	char shortopt[3] = { '-', (char)optopt, '\0' };
+
+	/* An unknown letter inside a group (-Vx) is not the whole word. */
+	if (optopt > 0 && optopt < 128 && strncmp(arg, "--", 2) != 0)
+		arg = shortopt;
+	else if (optopt && c == '?')
+		return usage_error("option takes no argument:", arg);
+	if (c == ':')
+		return usage_error("option needs an argument:", arg);
+	return usage_error("unrecognized option", arg);
 }
 
 /* A positive number of seconds, fractions allowed, as milliseconds. */
@@ -204,6 +241,8 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return seconds_arg("--interval", arg, &o->interval_ms);
 	case OPT_POLL:
 		return seconds_arg("--poll", arg, &o->poll_ms);
+	case OPT_PROM_RETRY:
+		return seconds_arg("--prom-retry", arg, &o->prom_retry_ms);
 	case OPT_MAX_WATCHES: {
 		char *end;
 		unsigned long long n = strtoull(arg, &end, 10);
@@ -217,10 +256,9 @@ static int parse_option(struct options *o, int c, const char *arg)
 		fputs(usage_text, stdout);
 		return 1;
 	case 'V':
-		printf("plogtop %s\n", PACKAGE_VERSION);
+		printf("plogtop %s\n%s", PACKAGE_VERSION, version_text);
 		return 1;
 	default:
-		fputs("Try 'plogtop --help' for more information.\n", stderr);
 		return 2;
 	}
 }
@@ -231,8 +269,13 @@ int options_parse(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	o->interval_ms = 1000;
-	opterr = 1;
-	while ((c = getopt_long(argc, argv, "hV", long_options, NULL)) != -1) {
+	o->prom_retry_ms = 60000;
+	/* getopt's own messages would name the binary's path: ours say
+	 * "plogtop:". */
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+		if (c == '?' || c == ':')
+			return getopt_error(c, argv[optind - 1]);
 		int rc = parse_option(o, c, optarg);
 		if (rc)
 			return rc;

@@ -16,6 +16,7 @@ struct options {
 	unsigned poll_ms;	/* --poll: 0 = inotify where it works */
 	size_t max_watches;
 	unsigned interval_ms;	/* --interval, default 1000 */
+	unsigned prom_retry_ms;	/* --prom-retry, default 60000 */
 	const char *theme;	/* --theme NAME or FILE */
 	int demo;
 	int want_colour;	/* the dashboard may use colour */

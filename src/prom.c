@@ -146,12 +146,13 @@ int prom_write(const char *path, const struct model *m, size_t files_watched,
 		sb_addf(&tmp, ".%s.XXXXXX", path);
 	int fd = mkostemp(tmp.buf, O_CLOEXEC);
 	int rc = -1;
+	/* Errors name PATH, as the user gave it, not the temporary name. */
 	if (fd < 0) {
-		sb_addf(err, "%s: %s", tmp.buf, strerror(errno));
+		sb_addf(err, "%s: %s", path, strerror(errno));
 		goto out;
 	}
 	if (fchmod(fd, 0644) < 0 || write_all(fd, text.buf, text.len) < 0) {
-		sb_addf(err, "%s: %s", tmp.buf, strerror(errno));
+		sb_addf(err, "%s: %s", path, strerror(errno));
 		close(fd);
 		unlink(tmp.buf);
 		goto out;

@@ -77,7 +77,7 @@ static int parse_attrs(const char *s, unsigned *out)
 }
 
 int theme_parse(const char *path, const char *text, struct theme *t,
-		struct strbuf *err)
+		int complete, struct strbuf *err)
 {
 	int seen[TI_ITEMS] = { 0 };
 	unsigned long lineno = 0;
@@ -131,10 +131,11 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 		}
 		seen[i] = 1;
 	}
-	for (int i = 0; i < TI_ITEMS; i++) {
+	/* No line is wrong when an item is missing: the file is. */
+	for (int i = 0; complete && i < TI_ITEMS; i++) {
 		if (!seen[i]) {
-			sb_addf(err, "%s:%lu: item '%s' is not set", path,
-				lineno ? lineno : 1, item_names[i]);
+			sb_addf(err, "%s: item '%s' is not set (the default "
+				"theme sets every item)", path, item_names[i]);
 			return -1;
 		}
 	}
@@ -148,6 +149,10 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	int is_file = strchr(name_or_file, '/') ||
 		      (n > 6 && strcmp(name_or_file + n - 6, ".theme") == 0);
 
+	/* Another theme sets what it wants; the rest is the default's. */
+	int is_default = !is_file && strcmp(name_or_file, "default") == 0;
+	if (!is_default && theme_load("default", t, err) < 0)
+		return -1;
 	if (is_file) {
 		sb_adds(&path, name_or_file);
 	} else {
@@ -163,7 +168,7 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	} else if (memchr(text.buf, '\0', text.len)) {
 		sb_addf(err, "%s:1: not a theme file (it holds NUL bytes)",
 			path.buf);
-	} else if (theme_parse(path.buf, text.buf, t, err) == 0) {
+	} else if (theme_parse(path.buf, text.buf, t, is_default, err) == 0) {
 		const char *base = strrchr(name_or_file, '/');
 		base = base ? base + 1 : name_or_file;
 		snprintf(t->name, sizeof t->name, "%.*s",

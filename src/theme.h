@@ -28,11 +28,13 @@ struct theme {
 };
 
 /* Loads NAME (a file themes/NAME.theme of the data directory) or a FILE
- * (a name with a '/' or ending in .theme).  Every item must be set.
+ * (a name with a '/' or ending in .theme) over the default theme: a theme
+ * may set only some items.  The default theme must set every item.
  * Returns 0, or -1 with "FILE:LINE: what is wrong" in err. */
 int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err);
+/* Sets the items TEXT names in *t; with complete, every item must be. */
 int theme_parse(const char *path, const char *text, struct theme *t,
-		struct strbuf *err);
+		int complete, struct strbuf *err);
 
 /* The built-in theme names, in the order the t key cycles them. */
 extern const char *const theme_names[];
