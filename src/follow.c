@@ -101,9 +101,12 @@ void follower_free(struct follower *fw)
 	for (size_t i = 0; i < fw->ntails; i++)
 		tail_free(fw->tails[i]);
 	free(fw->tails);
+	if (fw->stdin_tail && !fw->o.once && fw->stdin_flags >= 0)
+		fcntl(0, F_SETFL, fw->stdin_flags);
 	tail_free(fw->stdin_tail);
 	follow_free_dirs(fw);
 	free(fw->dirty);
+	free(fw->backlog);
 	free(fw->pending);
 	for (size_t i = 0; i < fw->nsingle; i++)
 		free(fw->single[i].path);
@@ -244,6 +247,10 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 		if (fw->hist[i].t == t)
 			fw->hist[i].t = NULL;
 	forget_pending(fw, t);
+	if (t->in_backlog)
+		for (size_t i = 0; i < fw->nbacklog; i++)
+			if (fw->backlog[i] == t)
+				fw->backlog[i--] = fw->backlog[--fw->nbacklog];
 	tail_flush(t);
 	tail_free(t);
 	fw->generation++;
@@ -271,6 +278,37 @@ static void skip_tail(struct follower *fw, struct tail *t)
 	fw->generation++;
 }
 
+static void note_backlog(struct follower *fw, struct tail *t)
+{
+	if (t->in_backlog)
+		return;
+	t->in_backlog = 1;
+	if (fw->nbacklog == fw->capbacklog) {
+		fw->capbacklog = fw->capbacklog ? 2 * fw->capbacklog : 16;
+		fw->backlog = xrealloc(fw->backlog,
+				       fw->capbacklog * sizeof *fw->backlog);
+	}
+	fw->backlog[fw->nbacklog++] = t;
+}
+
+/* Files with more to read than one budget: one more step each.  A file
+ * that still has more after it goes to the end of the next round. */
+static void read_backlog(struct follower *fw, unsigned long long now)
+{
+	struct tail **v = fw->backlog;
+	size_t n = fw->nbacklog;
+
+	fw->backlog = NULL;
+	fw->nbacklog = fw->capbacklog = 0;
+	for (size_t i = 0; i < n; i++) {
+		/* Only reading a file can drop it, and then nothing here
+		 * names it again. */
+		v[i]->in_backlog = 0;
+		follow_read_tail(fw, v[i], now);
+	}
+	free(v);
+}
+
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now)
 {
@@ -278,13 +316,17 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 		return;	/* read in its turn, in the history's order */
 	classifier_set_tick(fw->cl, now);
 	flush_others(fw, t);
-	long long n = tail_read(t, fw->buf, READ_BUF, &fw->m->stats, now);
+	long long n = tail_read(t, fw->buf, READ_BUF,
+				fw->o.once ? ~0ULL : READ_BUDGET, &fw->m->stats,
+				now);
 	if (n >= 0) {
 		note_pending(fw, t);
 		follow_count_read(fw, t);
 	}
 	if (n > 0) {
 		fw->generation++;
+		if (t->more)
+			note_backlog(fw, t);	/* the rest next time */
 	} else if (n < 0 && t->skip_why) {
 		skip_tail(fw, t);
 	} else if (n < 0 && errno == ENOENT) {
@@ -339,14 +381,36 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 
 /* ---- setting up ---- */
 
+/* One spelling per file, whatever the user typed: events name files as
+ * the directory's path joined with the name, so "./job.out", "job.out"
+ * and "logs//x/" must become what a join gives. */
 static char *clean_path(const char *path)
 {
-	char *p = xstrdup(path);
-	size_t n = strlen(p);
+	struct strbuf sb = STRBUF_INIT;
+	const char *p = path;
 
-	while (n > 1 && p[n - 1] == '/')
-		p[--n] = '\0';
-	return p;
+	while (p[0] == '.' && p[1] == '/') {
+		p += 2;
+		while (*p == '/')
+			p++;
+	}
+	for (; *p; p++)
+		if (!(*p == '/' && (p[1] == '/' || (p[1] == '\0' &&
+						     sb.len > 0))))
+			sb_addc(&sb, *p);
+	if (!sb.len)
+		sb_adds(&sb, path[0] == '/' ? "/" : ".");
+	return sb_detach(&sb);
+}
+
+void follow_join(struct strbuf *out, const char *dir, const char *name)
+{
+	if (strcmp(dir, ".") != 0) {
+		sb_adds(out, dir);
+		if (out->len && out->buf[out->len - 1] != '/')
+			sb_addc(out, '/');
+	}
+	sb_adds(out, name);
 }
 
 static void add_single(struct follower *fw, const char *p, size_t root)
@@ -374,8 +438,11 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 		fw->stdin_tail = tail_new(model_intern(fw->m, "-"), FILE_MIXED,
 					  fw->rs, fw->cl);
 		fw->stdin_tail->root = root;
-		if (!fw->o.once)
-			fcntl(0, F_SETFL, fcntl(0, F_GETFL) | O_NONBLOCK);
+		/* Non-blocking while followed, as it was when plogtop ends:
+		 * the shell that ran it shares the file description. */
+		fw->stdin_flags = fcntl(0, F_GETFL);
+		if (!fw->o.once && fw->stdin_flags >= 0)
+			fcntl(0, F_SETFL, fw->stdin_flags | O_NONBLOCK);
 	} else if (stat(p, &sb) < 0) {
 		if (may_wait && errno == ENOENT && !fw->o.once) {
 			follow_say(fw, p, "not there yet; waiting for it to appear");
@@ -419,8 +486,14 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 {
 	struct tail *t = fw->stdin_tail;
 
+	unsigned long long budget = READ_BUDGET;
+
 	classifier_set_tick(fw->cl, now);
-	for (;;) {
+	/* A stream that never pauses (a flood, /dev/zero) is read a budget
+	 * at a time: poll says it is ready again, and signals get their turn
+	 * in between. */
+	while (budget >= READ_BUF) {
+		budget -= READ_BUF;
 		ssize_t n = read(0, fw->buf, READ_BUF);
 		if (n < 0 && errno == EINTR)
 			continue;
@@ -477,6 +550,7 @@ void follower_handle(struct follower *fw, int inotify_ready, int stdin_ready,
 		follow_poll_dirs(fw, now);
 		fw->next_poll = now + poll_interval(fw);
 	}
+	read_backlog(fw, now);
 	flush_quiet(fw, now);
 	/* While the history is read, chains end with their stream, as in
 	 * a one-shot read, not with the clock. */
@@ -503,6 +577,8 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 	}
 	if (follow_any_polled(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);
+	if (fw->nbacklog)
+		return 0;
 	if (!next)
 		return -1;
 	return next <= now ? 0 : (int)(next - now > INT_MAX ? INT_MAX

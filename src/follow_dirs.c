@@ -166,7 +166,7 @@ static void scan_dir(struct follower *fw, struct dir *d,
 		if (strcmp(de->d_name, ".") == 0 || strcmp(de->d_name, "..") == 0)
 			continue;
 		struct strbuf p = STRBUF_INIT;
-		sb_addf(&p, "%s/%s", path, de->d_name);
+		follow_join(&p, path, de->d_name);
 		struct stat sb;
 		int type = de->d_type;
 		/* Links to directories are not followed: they can loop. */
@@ -231,16 +231,19 @@ static void watch_nearest(struct follower *fw, const char *path, size_t root)
 	char *p = xstrdup(path);
 	for (;;) {
 		char *slash = strrchr(p, '/');
-		if (!slash)
-			break;
-		*slash = '\0';
-		const char *dir = *p ? p : "/";
+		/* A relative path's last resort is the working directory:
+		 * "logs" removed and made again must be seen. */
+		const char *dir = !slash ? "." : slash == p ? "/" : p;
+		if (slash)
+			*slash = '\0';
 		struct stat sb;
 		if (stat(dir, &sb) == 0 && S_ISDIR(sb.st_mode)) {
 			if (!follow_find_dir(fw, dir))
 				follow_new_dir(fw, dir, DIR_WAITER, root);
 			break;
 		}
+		if (!slash || slash == p)
+			break;
 	}
 	free(p);
 }
@@ -303,7 +306,7 @@ static void dir_event(struct follower *fw, struct dir *d,
 	if (d->kind == DIR_WAITER || d->kind == DIR_SKIPPED)
 		return;
 	struct strbuf p = STRBUF_INIT;
-	sb_addf(&p, "%s/%s", d->path, ev->name);
+	follow_join(&p, d->path, ev->name);
 	if (d->kind == DIR_SINGLE && !follow_is_named_file(fw, p.buf)) {
 		sb_free(&p);
 		return;

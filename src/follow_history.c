@@ -121,7 +121,11 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			struct tail *t = o->t;
 			t->in_history = 0;
 			follow_read_tail(fw, t, monotonic_ms());
-			/* follow_read_tail may have dropped it. */
+			/* follow_read_tail may have dropped it.  A large file
+			 * is read a budget at a time: the next stream waits
+			 * until it is done. */
+			if (fw->hist[fw->hpos].t && t->more)
+				return 1;
 			if (fw->hist[fw->hpos].t)
 				feeder_flush(t->feeder);
 		}

@@ -10,6 +10,9 @@
 
 #define TAIL_BUCKETS 16384
 #define READ_BUF (256 * 1024)
+/* What one read of a file or of standard input takes at most in live
+ * modes before plogtop looks at its signals, keys and other files. */
+#define READ_BUDGET (8ULL * 1024 * 1024)
 /* Deeper trees are skipped, and said so: a link loop made of bind mounts
  * or a runaway job must not make plogtop recurse for ever. */
 #define MAX_DEPTH 64
@@ -63,6 +66,7 @@ struct follower {
 	struct named *single;	/* files named on the command line */
 	size_t nsingle;
 	struct tail *stdin_tail;
+	int stdin_flags;	/* as they were, restored at the end */
 	size_t nwatches;
 	size_t npolled;		/* directories inotify does not cover */
 	int warned_watches, warned_remote, warned_poll;
@@ -71,6 +75,8 @@ struct follower {
 	int started;
 	struct tail **dirty;	/* modified in this batch of events */
 	size_t ndirty, capdirty;
+	struct tail **backlog;	/* more to read than one budget */
+	size_t nbacklog, capbacklog;
 	struct tail **pending;	/* holding back a record or a line */
 	size_t npending, cappending;
 	struct order *hist;	/* files whose history is still to read */
@@ -79,6 +85,8 @@ struct follower {
 };
 
 /* follow.c */
+/* dir/name, or name alone in ".": the one spelling of a path. */
+void follow_join(struct strbuf *out, const char *dir, const char *name);
 void follow_say(const struct follower *fw, const char *path,
 		const char *why);
 struct tail *follow_find_tail(struct follower *fw, const char *path);

@@ -112,7 +112,8 @@ static void on_incident(void *ctx, const struct incident *inc)
 	struct live *lv = ctx;
 	struct strbuf sb = STRBUF_INIT;
 
-	if (lv->stop || lv->dashboard)
+	/* Not counted (--since), or nothing prints it. */
+	if (lv->stop || lv->dashboard || !inc->proc)
 		return;
 	if (lv->o->format == FORMAT_NDJSON)
 		report_incident_json(&sb, inc, lv->cat, lv->host);
@@ -373,6 +374,7 @@ static void loop(struct live *lv, int sfd)
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
 				n > 0 && (p[2].revents & (POLLIN | POLLHUP)),
 				now);
+		model_maintain(&lv->m);
 		write_prom(lv, now, 0);
 		/* Paused or not, the clock and the header still move. */
 		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
@@ -415,6 +417,7 @@ static int run(const struct options *o, struct ruleset *rs,
 
 	gethostname(lv.host, sizeof lv.host - 1);
 	model_init(&lv.m);
+	model_set_live(&lv.m, o->keep);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
 	lv.m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;

@@ -97,7 +97,8 @@ int tail_feed(struct tail *t, const char *buf, size_t n,
 }
 
 long long tail_read(struct tail *t, char *buf, size_t size,
-		    struct scan_stats *st, unsigned long long now_ms)
+		    unsigned long long budget, struct scan_stats *st,
+		    unsigned long long now_ms)
 {
 	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	struct stat sb;
@@ -116,6 +117,7 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		restart(t);
 	t->dev = sb.st_dev;
 	t->ino = sb.st_ino;
+	t->more = 0;
 	if (sb.st_size - t->offset > (off_t)size)
 		posix_fadvise(fd, t->offset, 0, POSIX_FADV_SEQUENTIAL);
 	for (;;) {
@@ -136,6 +138,10 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		 * is appended later comes with its own event. */
 		if ((size_t)n < size)
 			break;
+		if ((unsigned long long)total >= budget) {
+			t->more = 1;
+			break;
+		}
 	}
 	int e = errno;
 	close(fd);

@@ -32,6 +32,8 @@ struct tail {
 	const char *skip_why;	/* not read, and why (NULL: read) */
 	int counted;		/* counted as read from its root */
 	unsigned long truncated_seen;	/* of ls.truncated, in the stats */
+	int more;		/* the last read stopped at its budget */
+	int in_backlog;		/* listed in the follower's backlog */
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
@@ -42,9 +44,12 @@ void tail_free(struct tail *t);
  * Returns the bytes read (0: nothing new), or -1 with errno set (ENOENT:
  * the file is gone).  now_ms stamps the data's arrival.  A file whose
  * first bytes are not text is not read: skip_why says why, and -1 is
- * returned with errno EILSEQ. */
+ * returned with errno EILSEQ.  At most budget bytes are read: more
+ * sets t->more, so that a large backlog is read in steps and plogtop
+ * stays responsive. */
 long long tail_read(struct tail *t, char *buf, size_t size,
-		    struct scan_stats *st, unsigned long long now_ms);
+		    unsigned long long budget, struct scan_stats *st,
+		    unsigned long long now_ms);
 
 /* Feeds bytes that were read elsewhere (standard input); the first ones
  * are checked as tail_read checks a file's.  Returns -1 (EILSEQ) when
