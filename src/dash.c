@@ -69,6 +69,7 @@ struct dash {
 	char message[160];
 	const struct incident *pager_inc;
 	int table_height;
+	unsigned long long fold_gen;	/* the model's, when rows were built */
 };
 
 struct dash *dash_new(struct model *m, const struct catalog *cat,
@@ -112,35 +113,6 @@ static long long now_ms_real(void)
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
 	return ts.tv_sec * 1000LL + ts.tv_nsec / 1000000;
-}
-
-/* Alive: /proc/PID/comm names the same program (comm is cut at 15
- * characters, plog names may be cut too), so a reused pid is not. */
-static int alive(const struct process *p)
-{
-	char path[64], comm[64] = "";
-
-	if (!p->pid)
-		return 0;
-	snprintf(path, sizeof path, "/proc/%ld/comm", p->pid);
-	FILE *f = fopen(path, "r");
-	if (!f)
-		return 0;
-	if (!fgets(comm, sizeof comm, f))
-		comm[0] = '\0';
-	fclose(f);
-	comm[strcspn(comm, "\n")] = '\0';
-	size_t n = strlen(comm) < strlen(p->name) ? strlen(comm)
-						  : strlen(p->name);
-	return n > 0 && strncmp(comm, p->name, n) == 0;
-}
-
-static int column_of(enum resource r)
-{
-	for (int i = 0; i < NCOL; i++)
-		if (columns[i] == r)
-			return i;
-	return -1;
 }
 
 static int matches_filter(const struct dash *d, const struct process *p)
@@ -194,42 +166,26 @@ static void build_rows(struct dash *d)
 	logtime_t now = logtime_now();
 	long long span = window_usec[d->win];
 
-	/* The row of each process, by its id, for the pass below. */
-	struct row **row_of = xcalloc(d->m->nprocs + 1, sizeof *row_of);
-
+	/* Counts come from the model's per-minute counts: the cost of a
+	 * frame does not grow with the incidents seen. */
 	d->rows = xrealloc(d->rows, (d->m->nprocs + 1) * sizeof *d->rows);
 	d->nrows = 0;
+	d->fold_gen = d->m->fold_gen;
 	for (size_t i = 0; i < d->m->nprocs; i++) {
 		struct process *p = d->m->procs[i];
+		size_t by_res[RES_COUNT];
 		if (!matches_filter(d, p))
 			continue;
 		struct row *r = &d->rows[d->nrows++];
-		row_of[p->id] = r;
 		memset(r, 0, sizeof *r);
 		r->p = p;
-		r->alive = alive(p);
+		r->alive = model_alive(d->m, p);
 		r->last = p->last;
+		r->total = model_window(d->m, p, span, now, by_res);
+		for (int c = 0; c < NCOL; c++)
+			r->col[c] = by_res[columns[c]];
+		model_trend(p, now, r->trend, TREND_MINUTES);
 	}
-	/* One pass over the incidents fills every row. */
-	for (size_t i = 0; i < d->m->n; i++) {
-		const struct incident *inc = d->m->incidents[i];
-		struct row *r = row_of[inc->proc->id];
-		if (!r)
-			continue;
-		if (inc->first != LOGTIME_UNKNOWN && inc->first <= now) {
-			long long age = (now - inc->first) / (60LL * 1000000);
-			if (age < TREND_MINUTES)
-				r->trend[TREND_MINUTES - 1 - age]++;
-		}
-		if (span && (inc->first == LOGTIME_UNKNOWN ||
-			     now - inc->first > span))
-			continue;
-		int c = column_of(inc->resource);
-		if (c >= 0)
-			r->col[c]++;
-		r->total++;
-	}
-	free(row_of);
 	if (d->nrows)
 		qsort_r(d->rows, d->nrows, sizeof *d->rows, row_cmp, d);
 	/* Keep the selection on the same process. */
@@ -271,19 +227,6 @@ static void short_time(char *buf, size_t n, logtime_t t)
 	snprintf(buf, n, "%.8s", iso + 11);
 }
 
-static size_t count_since(const struct model *m, long long usec)
-{
-	logtime_t now = logtime_now();
-	size_t n = 0;
-
-	for (size_t i = m->n; i-- > 0;) {
-		const struct incident *inc = m->incidents[i];
-		if (inc->first != LOGTIME_UNKNOWN && now - inc->first <= usec)
-			n++;
-	}
-	return n;
-}
-
 static void draw_header(struct dash *d, const struct dash_status *st)
 {
 	struct tui *t = d->tui;
@@ -310,8 +253,10 @@ static void draw_header(struct dash *d, const struct dash_status *st)
 		sb_free(&f);
 	}
 	sb_addf(&sb, " window %s  incidents 1m %zu 1h %zu all %zu  files %zu  ",
-		window_names[d->win], count_since(d->m, 60LL * 1000000),
-		count_since(d->m, 3600LL * 1000000), d->m->n, st->files);
+		window_names[d->win],
+		model_count_window(d->m, 60LL * 1000000, logtime_now()),
+		model_count_window(d->m, 3600LL * 1000000, logtime_now()),
+		d->m->n, st->files);
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)
@@ -704,7 +649,8 @@ void dash_draw(struct dash *d, const struct dash_status *st)
 		return;
 	}
 	update_rate(d);
-	if (!d->paused || !d->rows)
+	/* Paused rows are rebuilt when a process they show was folded. */
+	if (!d->paused || !d->rows || d->fold_gen != d->m->fold_gen)
 		build_rows(d);
 	draw_header(d, st);
 	if (d->help) {

@@ -38,6 +38,11 @@ struct incident {
 	size_t nraw;
 	int raw_refs;		/* views that may still show the raw lines */
 	struct process *proc;	/* set by the model */
+	/* The model's own: who keeps the incident, the lists it is on. */
+	int refs;
+	int held_paths;		/* the model holds its paths */
+	struct incident *pprev, *pnext;	/* its process's recent ones */
+	struct incident *gprev, *gnext;	/* all recent ones */
 };
 
 const char *incident_field(const struct incident *inc, const char *key);

@@ -3,6 +3,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -179,10 +180,21 @@ static double seconds_since(const struct timespec *t0)
 /* Reads every path to its end through the same follower as --follow
  * and the dashboard, in the same order: one reading pipeline, so the
  * counts of every mode agree on the same input. */
-static int read_all(const struct options *o, struct ruleset *rs,
-		    struct model *m, struct strbuf *err)
+static void on_once_incident(void *ctx, const struct incident *inc)
 {
-	struct follow_opts fo = { .once = 1 };
+	/* Not counted: left out by --since. */
+	if (inc->proc)
+		json_stream_add(ctx, inc);
+}
+
+static int read_all(const struct options *o, struct ruleset *rs,
+		    struct model *m, struct json_stream *js,
+		    struct strbuf *err)
+{
+	struct follow_opts fo = {
+		.once = 1, .on_incident = js ? on_once_incident : NULL,
+		.ctx = js,
+	};
 	struct follower *fw = follower_new(rs, m, &fo, err);
 	int rc = fw ? 0 : -1;
 
@@ -219,6 +231,25 @@ static int check_unread(const struct options *o, const struct model *m)
 	return bad ? -1 : 0;
 }
 
+/* An unlinked temporary file in $TMPDIR (else /tmp): gone with plogtop,
+ * whatever ends it. */
+static FILE *unlinked_temp(struct strbuf *err)
+{
+	const char *dir = getenv("TMPDIR");
+	struct strbuf path = STRBUF_INIT;
+	FILE *f = NULL;
+
+	sb_addf(&path, "%s/plogtop-XXXXXX", dir && *dir ? dir : "/tmp");
+	int fd = mkostemp(path.buf, O_CLOEXEC);
+	if (fd < 0 || unlink(path.buf) < 0 || !(f = fdopen(fd, "w+"))) {
+		sb_addf(err, "%s: %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+	}
+	sb_free(&path);
+	return f;
+}
+
 static int run_once(const struct options *o, struct ruleset *rs,
 		    struct catalog *cat)
 {
@@ -226,16 +257,35 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	struct strbuf err = STRBUF_INIT;
 	struct timespec t0;
 	char host[256] = "";
+	struct json_stream js;
+	FILE *tmp = NULL;
 
 	model_init(&m);
 	m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
+	/* The JSON report's incidents go to a file as they are found. */
+	if (o->format == FORMAT_JSON) {
+		tmp = unlinked_temp(&err);
+		if (!tmp) {
+			fail(err.buf);
+			sb_free(&err);
+			return EXIT_TROUBLE;
+		}
+		json_stream_init(&js, tmp, cat);
+	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = read_all(o, rs, &m, &err);
+	int rc = read_all(o, rs, &m, tmp ? &js : NULL, &err);
 	m.stats.seconds = seconds_since(&t0);
+	if (rc == 0 && tmp && js.err) {
+		sb_addf(&err, "writing the report's incidents to a temporary "
+			"file: %s", strerror(js.err));
+		rc = -1;
+	}
 	if (rc < 0) {
 		fail(err.buf);
 		sb_free(&err);
 		model_free(&m);
+		if (tmp)
+			fclose(tmp);
 		return EXIT_TROUBLE;
 	}
 	model_sort(&m);
@@ -243,6 +293,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	struct report_opts ro = {
 		.cat = cat, .host = host, .version = PACKAGE_VERSION,
 		.color = use_color(o->color), .width = 80,
+		.incidents = tmp ? &js : NULL,
 	};
 	rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
 				      : report_text(&m, &ro, stdout);
@@ -261,6 +312,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	}
 	if (check_unread(o, &m) < 0)
 		status = EXIT_TROUBLE;
+	if (tmp)
+		fclose(tmp);
 	model_free(&m);
 	sb_free(&err);
 	return status;

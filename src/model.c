@@ -3,46 +3,230 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
-#include "model.h"
+#include "model_int.h"
 #include "strbuf.h"
 #include "xalloc.h"
+
+/* A path is freed this long after its last reference went: a chain the
+ * classifier is still assembling may point at it without one, and closes
+ * within seconds. */
+#define PATH_GRACE_MS 60000
+
+struct path {
+	struct hnode node;
+	size_t refs;
+	int on_reap;
+	unsigned long long zero_ms;	/* when refs went to 0 */
+	struct path *reap_next;
+	char s[];
+};
+
+static unsigned long long monotonic_clock(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (unsigned long long)ts.tv_sec * 1000 +
+	       (unsigned long long)ts.tv_nsec / 1000000;
+}
 
 void model_init(struct model *m)
 {
 	memset(m, 0, sizeof *m);
+	m->clock_ms = monotonic_clock;
+	m->max_procs = MODEL_MAX_PROCS;
+	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
 }
 
-static void free_section(struct section *s)
+void model_set_live(struct model *m, size_t keep)
 {
-	for (size_t i = 0; i < s->nprocs; i++)
-		free(s->names[i]);
-	free(s->pids);
-	free(s->names);
+	m->live = 1;
+	m->keep = keep;
+}
+
+/* ---- paths ---- */
+
+static int path_eq(const struct hnode *n, const void *key)
+{
+	return strcmp(((const struct path *)n)->s, key) == 0;
+}
+
+static struct path *find_path(const struct model *m, const char *s)
+{
+	return (struct path *)htab_find(&m->path_index, htab_hash_str(s, 0),
+					path_eq, s);
+}
+
+const char *model_intern(struct model *m, const char *path)
+{
+	struct path *p = find_path(m, path);
+
+	if (!p) {
+		size_t len = strlen(path);
+		p = xcalloc(1, sizeof *p + len + 1);
+		memcpy(p->s, path, len + 1);
+		p->node.hash = htab_hash_str(path, 0);
+		htab_insert(&m->path_index, &p->node);
+	}
+	p->refs++;
+	return p->s;
+}
+
+/* Only a pointer the model gave out counts (tests may pass others). */
+static struct path *own_path(const struct model *m, const char *s)
+{
+	struct path *p = s ? find_path(m, s) : NULL;
+
+	return p && p->s == s ? p : NULL;
+}
+
+static void path_ref(struct model *m, const char *s)
+{
+	struct path *p = own_path(m, s);
+
+	if (p)
+		p->refs++;
+}
+
+static void path_unref(struct model *m, const char *s)
+{
+	struct path *p = own_path(m, s);
+
+	if (!p || !p->refs || --p->refs)
+		return;
+	p->zero_ms = m->clock_ms();
+	if (!p->on_reap) {
+		p->on_reap = 1;
+		p->reap_next = m->reap;
+		m->reap = p;
+	}
+}
+
+void model_release_path(struct model *m, const char *path)
+{
+	path_unref(m, path);
+}
+
+static void reap_paths(struct model *m, unsigned long long now)
+{
+	struct path **pp = &m->reap;
+
+	while (*pp) {
+		struct path *p = *pp;
+		if (!p->refs && now < p->zero_ms + PATH_GRACE_MS) {
+			pp = &p->reap_next;
+			continue;
+		}
+		*pp = p->reap_next;
+		p->on_reap = 0;
+		if (!p->refs) {
+			htab_remove(&m->path_index, &p->node);
+			free(p);
+		}
+	}
+}
+
+size_t model_paths(const struct model *m)
+{
+	return m->path_index.n;
+}
+
+/* ---- incidents' owners ---- */
+
+static void hold_paths(struct model *m, struct incident *inc)
+{
+	inc->held_paths = 1;
+	path_ref(m, inc->file);
+	for (size_t i = 0; i < inc->nraw; i++)
+		path_ref(m, inc->raw[i].file);
+}
+
+static void drop_raw(struct model *m, struct incident *inc)
+{
+	if (inc->held_paths)
+		for (size_t i = 0; i < inc->nraw; i++)
+			path_unref(m, inc->raw[i].file);
+	incident_drop_raw(inc);
+}
+
+void model_release_raw(struct model *m, struct incident *inc)
+{
+	if (--inc->raw_refs == 0)
+		drop_raw(m, inc);
+}
+
+void model_unref(struct model *m, struct incident *inc)
+{
+	if (--inc->refs > 0)
+		return;
+	drop_raw(m, inc);
+	if (inc->held_paths)
+		path_unref(m, inc->file);
+	incident_free(inc);
+}
+
+/* The incident given to the last model_add, shown by its caller since. */
+static void settle(struct model *m)
+{
+	if (m->limbo)
+		model_unref(m, m->limbo);
+	m->limbo = NULL;
+}
+
+/* ---- freeing ---- */
+
+void model_free_process(struct model *m, struct process *p)
+{
+	live_forget(m, p);
+	free(p->name);
+	free(p->classes);
+	free(p->minutes);
+	free(p);
+}
+
+static void free_paths(struct model *m)
+{
+	for (size_t i = 0; i < m->path_index.nb; i++) {
+		struct hnode *n = m->path_index.b[i];
+		while (n) {
+			struct hnode *next = n->next;
+			free(n);
+			n = next;
+		}
+	}
+	htab_free(&m->path_index);
 }
 
 void model_free(struct model *m)
 {
-	for (size_t i = 0; i < m->n; i++)
-		incident_free(m->incidents[i]);
-	free(m->incidents);
-	for (size_t i = 0; i < m->nprocs; i++) {
-		free(m->procs[i]->name);
-		free(m->procs[i]->classes);
-		free(m->procs[i]);
-	}
+	settle(m);
+	for (size_t i = 0; i < m->nprocs; i++)
+		model_free_process(m, m->procs[i]);
 	free(m->procs);
-	for (size_t i = 0; i < m->nsections; i++)
-		free_section(&m->sections[i]);
+	htab_free(&m->proc_index);
+	for (size_t i = 0; i < m->nnames; i++) {
+		free(m->names[i]->name);
+		free(m->names[i]->classes);
+		free(m->names[i]);
+	}
+	free(m->names);
+	htab_free(&m->name_index);
+	for (size_t i = 0; i < m->nsections; i++) {
+		if (m->sections[i].example) {
+			model_release_raw(m, m->sections[i].example);
+			model_unref(m, m->sections[i].example);
+		}
+		free(m->sections[i].procs);
+	}
 	free(m->sections);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		free(m->problems[i].path);
 		free(m->problems[i].error);
 	}
 	free(m->problems);
-	for (size_t i = 0; i < m->nfiles; i++)
-		free(m->files[i]);
-	free(m->files);
+	free_paths(m);
 	for (size_t i = 0; i < m->nroots; i++)
 		free(m->roots[i]);
 	free(m->roots);
@@ -50,19 +234,12 @@ void model_free(struct model *m)
 	for (size_t i = 0; i < m->nskipped_listed; i++)
 		free(m->skipped[i].path);
 	free(m->skipped);
+	free(m->minutes);
+	liveness_free(&m->live_pids);
 	memset(m, 0, sizeof *m);
 }
 
-const char *model_intern(struct model *m, const char *path)
-{
-	/* The last few are checked: a file is interned once per read. */
-	for (size_t i = m->nfiles; i-- > 0 && i + 8 >= m->nfiles;)
-		if (strcmp(m->files[i], path) == 0)
-			return m->files[i];
-	m->files = xrealloc(m->files, (m->nfiles + 1) * sizeof *m->files);
-	m->files[m->nfiles] = xstrdup(path);
-	return m->files[m->nfiles++];
-}
+/* ---- what was read ---- */
 
 void model_add_root(struct model *m, const char *root)
 {
@@ -109,6 +286,8 @@ void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	};
 }
 
+/* ---- counting ---- */
+
 static int same_class(const struct klass *a, const struct incident *inc)
 {
 	return a->code == inc->code && a->resource == inc->resource &&
@@ -116,7 +295,7 @@ static int same_class(const struct klass *a, const struct incident *inc)
 }
 
 /* The report order of incidents: by time, then place. */
-static int incident_cmp(const struct incident *a, const struct incident *b)
+int model_incident_cmp(const struct incident *a, const struct incident *b)
 {
 	/* Incidents with no time (screen output often has none) go last. */
 	if ((a->first == LOGTIME_UNKNOWN) != (b->first == LOGTIME_UNKNOWN))
@@ -131,71 +310,109 @@ static int incident_cmp(const struct incident *a, const struct incident *b)
 	return 0;
 }
 
+/* Counts inc in a short list of classes; returns whether the class is
+ * new there. */
+static int count_class(struct class_count **v, size_t *n,
+		       const struct incident *inc, size_t seq)
+{
+	for (size_t i = 0; i < *n; i++) {
+		if (same_class(&(*v)[i].k, inc)) {
+			(*v)[i].n++;
+			return 0;
+		}
+	}
+	*v = xrealloc(*v, (*n + 1) * sizeof **v);
+	(*v)[(*n)++] = (struct class_count){
+		{ inc->code, inc->resource, inc->cause }, 1, seq
+	};
+	return 1;
+}
+
+static int name_eq(const struct hnode *n, const void *key)
+{
+	return strcmp(((const struct name_count *)n)->name, key) == 0;
+}
+
+/* Names beyond MODEL_MAX_NAMES add up under MODEL_OTHER_NAME: a name
+ * per pid would otherwise make the prom file grow for ever. */
+static struct name_count *find_name(struct model *m, const char *name)
+{
+	size_t h = htab_hash_str(name, 1);
+	struct name_count *nc = (struct name_count *)
+		htab_find(&m->name_index, h, name_eq, name);
+
+	if (nc)
+		return nc;
+	if (m->nnames >= MODEL_MAX_NAMES &&
+	    strcmp(name, MODEL_OTHER_NAME) != 0)
+		return find_name(m, MODEL_OTHER_NAME);
+	nc = xcalloc(1, sizeof *nc);
+	nc->name = xstrdup(name);
+	nc->node.hash = h;
+	htab_insert(&m->name_index, &nc->node);
+	m->names = xrealloc(m->names, (m->nnames + 1) * sizeof *m->names);
+	m->names[m->nnames++] = nc;
+	return nc;
+}
+
+struct pkey {
+	long pid;
+	const char *name;
+};
+
+static int proc_eq(const struct hnode *n, const void *key)
+{
+	const struct process *p = (const struct process *)n;
+	const struct pkey *k = key;
+
+	return p->pid == k->pid && strcmp(p->name, k->name) == 0;
+}
+
 static struct process *find_process(struct model *m, long pid,
 				    const char *name)
 {
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i]->pid == pid && strcmp(m->procs[i]->name, name) == 0)
-			return m->procs[i];
-	struct process *p = xcalloc(1, sizeof *p);
-	p->id = m->nprocs;
+	struct pkey key = { pid, name };
+	size_t h = htab_hash_str(name, (size_t)pid * 0x9e3779b97f4a7c15ULL);
+	struct process *p = (struct process *)
+		htab_find(&m->proc_index, h, proc_eq, &key);
+
+	if (p)
+		return p;
+	if (m->live)
+		live_make_room(m);
+	p = xcalloc(1, sizeof *p);
+	p->id = m->next_id++;
 	p->pid = pid;
 	p->name = xstrdup(name);
-	m->procs = xrealloc(m->procs, (m->nprocs + 1) * sizeof *m->procs);
+	p->first = p->last = LOGTIME_UNKNOWN;
+	p->node.hash = h;
+	htab_insert(&m->proc_index, &p->node);
+	if (m->nprocs == m->capprocs) {
+		m->capprocs = m->capprocs ? 2 * m->capprocs : 64;
+		m->procs = xrealloc(m->procs, m->capprocs * sizeof *m->procs);
+	}
+	p->index = m->nprocs;
 	m->procs[m->nprocs++] = p;
 	return p;
 }
 
-/* Raw lines are kept while a view may show them: as the example of its
- * class, or as the latest incident of its process. */
-static void release_raw(struct incident *inc)
-{
-	if (--inc->raw_refs == 0)
-		incident_drop_raw(inc);
-}
-
-static void count_in_process(struct process *p, struct incident *inc)
+static void count_in_process(struct model *m, struct process *p,
+			     struct incident *inc)
 {
 	p->total++;
 	p->by_resource[inc->resource]++;
 	if (inc->first != LOGTIME_UNKNOWN) {
 		if (p->first == LOGTIME_UNKNOWN || inc->first < p->first)
 			p->first = inc->first;
-		if (inc->last > p->last)
+		if (p->last == LOGTIME_UNKNOWN || inc->last > p->last)
 			p->last = inc->last;
 	}
-	if (!p->latest || incident_cmp(inc, p->latest) >= 0) {
-		if (p->latest)
-			release_raw(p->latest);
-		p->latest = inc;
-		inc->raw_refs++;
-	}
-	for (size_t i = 0; i < p->nclasses; i++) {
-		if (same_class(&p->classes[i].k, inc)) {
-			p->classes[i].n++;
-			return;
-		}
-	}
-	p->classes = xrealloc(p->classes,
-			      (p->nclasses + 1) * sizeof *p->classes);
-	p->classes[p->nclasses++] = (struct class_count){
-		{ inc->code, inc->resource, inc->cause }, 1
-	};
-}
-
-static void note_section_process(struct section *s, const struct incident *inc)
-{
-	for (size_t i = 0; i < s->nprocs; i++)
-		if (s->pids[i] == inc->pid && strcmp(s->names[i], inc->name) == 0)
-			return;
-	s->pids = xrealloc(s->pids, (s->nprocs + 1) * sizeof *s->pids);
-	s->names = xrealloc(s->names, (s->nprocs + 1) * sizeof *s->names);
-	s->pids[s->nprocs] = inc->pid;
-	s->names[s->nprocs++] = xstrdup(inc->name);
+	if (count_class(&p->classes, &p->nclasses, inc, m->pairs))
+		m->pairs++;
 }
 
 /* Only one incident per class keeps its raw lines (the example a report
- * shows), so memory grows with incidents, not with the lines they wrote. */
+ * shows), so memory grows with classes, not with the lines they wrote. */
 static void count_in_section(struct model *m, struct incident *inc)
 {
 	struct section *s = NULL;
@@ -211,120 +428,72 @@ static void count_in_section(struct model *m, struct incident *inc)
 		s->k = (struct klass){ inc->code, inc->resource, inc->cause };
 	}
 	s->n++;
-	note_section_process(s, inc);
-	if (!s->example || incident_cmp(inc, s->example) < 0) {
-		if (s->example)
-			release_raw(s->example);
+	if (!s->example || model_incident_cmp(inc, s->example) < 0) {
+		if (s->example) {
+			model_release_raw(m, s->example);
+			model_unref(m, s->example);
+		}
 		s->example = inc;
 		inc->raw_refs++;
+		inc->refs++;
 	}
 }
 
 void model_add(struct model *m, struct incident *inc)
 {
+	settle(m);
+	/* Kept until the next call, so that the caller may show it. */
+	inc->refs++;
+	m->limbo = inc;
 	if (m->since != LOGTIME_UNKNOWN &&
 	    (inc->first == LOGTIME_UNKNOWN || inc->first < m->since)) {
 		m->filtered++;
-		incident_free(inc);
 		return;
 	}
-	if (m->n == m->cap) {
-		m->cap = m->cap ? 2 * m->cap : 64;
-		m->incidents = xrealloc(m->incidents,
-					m->cap * sizeof *m->incidents);
-	}
-	m->incidents[m->n++] = inc;
-	inc->proc = find_process(m, inc->pid, inc->name);
-	count_in_process(inc->proc, inc);
+	hold_paths(m, inc);
+	m->n++;
+	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
+		m->by_code[inc->code]++;
+	struct process *p = find_process(m, inc->pid, inc->name);
+	inc->proc = p;
+	count_in_process(m, p, inc);
+	struct name_count *nc = find_name(m, inc->name);
+	count_class(&nc->classes, &nc->nclasses, inc, 0);
 	count_in_section(m, inc);
+	if (m->live)
+		live_count(m, p, inc);
 	if (!inc->raw_refs)
-		incident_drop_raw(inc);
+		drop_raw(m, inc);
+	if (m->live)
+		model_maintain(m);
 }
 
-static int cmp_problem(const void *a, const void *b)
+void model_maintain(struct model *m)
 {
-	const struct problem *p = a, *q = b;
+	unsigned long long now = m->clock_ms();
 
-	return strcmp(p->path, q->path);
-}
-
-static int cmp_skipped(const void *a, const void *b)
-{
-	const struct skipped *p = a, *q = b;
-
-	return strcmp(p->path, q->path);
-}
-
-static int cmp_incident(const void *a, const void *b)
-{
-	return incident_cmp(*(struct incident *const *)a,
-			    *(struct incident *const *)b);
-}
-
-static int cmp_process(const void *a, const void *b)
-{
-	const struct process *p = *(struct process *const *)a;
-	const struct process *q = *(struct process *const *)b;
-
-	if (p->total != q->total)
-		return p->total > q->total ? -1 : 1;
-	if (p->pid != q->pid)
-		return p->pid < q->pid ? -1 : 1;
-	return strcmp(p->name, q->name);
-}
-
-static int cmp_section(const void *a, const void *b)
-{
-	const struct section *s = a, *t = b;
-
-	if (s->n != t->n)
-		return s->n > t->n ? -1 : 1;
-	if (s->k.code != t->k.code)
-		return s->k.code < t->k.code ? -1 : 1;
-	if (s->k.resource != t->k.resource)
-		return s->k.resource < t->k.resource ? -1 : 1;
-	return s->k.cause < t->k.cause ? -1 : s->k.cause > t->k.cause;
-}
-
-static int cmp_class_count(const void *a, const void *b)
-{
-	const struct class_count *x = a, *y = b;
-
-	if (x->n != y->n)
-		return x->n > y->n ? -1 : 1;
-	if (x->k.code != y->k.code)
-		return x->k.code < y->k.code ? -1 : 1;
-	if (x->k.resource != y->k.resource)
-		return x->k.resource < y->k.resource ? -1 : 1;
-	return x->k.cause < y->k.cause ? -1 : x->k.cause > y->k.cause;
-}
-
-void model_sort(struct model *m)
-{
-	if (m->n)
-		qsort(m->incidents, m->n, sizeof *m->incidents, cmp_incident);
-	if (m->nprocs)
-		qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_process);
-	for (size_t i = 0; i < m->nprocs; i++)
-		if (m->procs[i]->nclasses)
-			qsort(m->procs[i]->classes, m->procs[i]->nclasses,
-			      sizeof(struct class_count), cmp_class_count);
-	if (m->nsections)
-		qsort(m->sections, m->nsections, sizeof *m->sections,
-		      cmp_section);
-	if (m->nproblems)
-		qsort(m->problems, m->nproblems, sizeof *m->problems,
-		      cmp_problem);
-	if (m->nskipped_listed)
-		qsort(m->skipped, m->nskipped_listed, sizeof *m->skipped,
-		      cmp_skipped);
+	if (m->maintained_ms && now < m->maintained_ms + 1000)
+		return;
+	m->maintained_ms = now;
+	reap_paths(m, now);
+	if (!m->live)
+		return;
+	/* Gone and quiet: folded, least recently active first. */
+	struct process *p = m->lru_last;
+	while (p && now >= p->seen_ms + m->fold_quiet_ms) {
+		struct process *prev = p->lru_prev;
+		if (m->limbo && m->limbo->proc == p)
+			;	/* its caller is about to show it */
+		else if (model_alive(m, p))
+			live_touch(m, p);	/* asked again in a while */
+		else
+			live_fold(m, p);
+		p = prev;
+	}
 }
 
 size_t model_count(const struct model *m, enum code code)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->n; i++)
-		n += m->incidents[i]->code == code;
-	return n;
+	return code < sizeof m->by_code / sizeof m->by_code[0]
+	       ? m->by_code[code] : 0;
 }

@@ -1,14 +1,32 @@
-/* The model every view renders: incidents, the processes they came from,
- * counts per class, and what the scan read.  It knows nothing of how it
- * is shown. */
+/* The model every view renders: counts of incidents per process and
+ * class, the processes they came from, and what the scan read.  It knows
+ * nothing of how it is shown.
+ *
+ * Memory grows with what is tracked, never with incidents seen: an
+ * incident is counted, then kept only while a view may show it.
+ * --once keeps every process (its report is exact) and one example per
+ * class.  The live modes (model_set_live) also keep, per process, the
+ * latest incident and the last `keep` ones (MODEL_KEPT_MAX in all),
+ * per-minute counts for the last hour, and fold processes that are gone
+ * and quiet (or beyond max_procs) into the totals. */
 #ifndef PLOGTOP_MODEL_H
 #define PLOGTOP_MODEL_H
 
 #include <stddef.h>
 
+#include "htab.h"
 #include "incident.h"
+#include "liveness.h"
 #include "logtime.h"
 #include "rules.h"
+
+#define MODEL_KEEP_DEFAULT 100		/* --keep */
+#define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
+#define MODEL_MAX_PROCS 10000		/* processes tracked live */
+#define MODEL_MAX_NAMES 10000		/* names counted apart (prom) */
+#define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
+#define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
+#define MODEL_OTHER_NAME "(other)"
 
 /* A class: code, resource and cause together. */
 struct klass {
@@ -20,9 +38,17 @@ struct klass {
 struct class_count {
 	struct klass k;
 	size_t n;
+	size_t seq;	/* when the pair (process, class) was first seen */
+};
+
+/* Incidents of one minute of log time, by resource. */
+struct minute {
+	long long min;		/* log time / 60 s */
+	unsigned n[RES_COUNT];
 };
 
 struct process {
+	struct hnode node;	/* by pid and name */
 	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	long pid;
 	char *name;
@@ -31,7 +57,25 @@ struct process {
 	struct class_count *classes;
 	size_t nclasses;
 	logtime_t first, last;
-	struct incident *latest;
+	struct incident *latest;	/* live modes: the latest by log time */
+	/* The model's own: */
+	size_t index;			/* in model.procs */
+	struct process *lru_prev, *lru_next;	/* by last incident */
+	unsigned long long seen_ms;	/* arrival of its last incident */
+	struct incident *recent, *recent_last;	/* oldest first */
+	size_t nrecent;
+	struct minute *minutes;		/* oldest first, the last hour */
+	size_t nminutes;
+	int alive;
+	unsigned long long alive_ms;	/* when alive was found out */
+};
+
+/* Counts per process name and class, never folded: the prom file's. */
+struct name_count {
+	struct hnode node;
+	char *name;
+	struct class_count *classes;
+	size_t nclasses;
 };
 
 struct problem {
@@ -60,22 +104,28 @@ struct section {
 	struct klass k;
 	size_t n;
 	struct incident *example;	/* keeps its raw lines */
-	long *pids;			/* distinct processes hit */
-	char **names;
+	/* Set by model_sort: the processes hit, in the order first hit. */
+	struct process **procs;
 	size_t nprocs;
 };
 
 struct model {
-	struct incident **incidents;
-	size_t n, cap;
-	struct process **procs;
-	size_t nprocs;
+	size_t n;			/* incidents counted */
+	size_t by_code[3];		/* by enum code */
+	struct process **procs;		/* tracked; sorted by model_sort */
+	size_t nprocs, capprocs;
+	struct htab proc_index;
+	struct process *lru_first, *lru_last;	/* most recent first */
+	size_t next_id, pairs;
+	struct name_count **names;
+	size_t nnames;
+	struct htab name_index;
 	struct section *sections;
 	size_t nsections;
 	struct problem *problems;
 	size_t nproblems;
-	char **files;		/* interned paths */
-	size_t nfiles;
+	struct htab path_index;		/* interned paths */
+	struct path *reap;		/* released paths, to free */
 	char **roots;
 	size_t *root_files;	/* files read from each root */
 	size_t nroots;
@@ -85,12 +135,38 @@ struct model {
 	struct scan_stats stats;
 	logtime_t since;	/* LOGTIME_UNKNOWN: no filter */
 	size_t filtered;	/* incidents left out by since */
+	/* Live modes. */
+	int live;
+	size_t keep;		/* recent incidents kept per process */
+	size_t max_procs;
+	unsigned long long fold_quiet_ms;
+	size_t kept;		/* recent incidents kept in all */
+	struct incident *kept_first, *kept_last;	/* oldest first */
+	struct minute *minutes;	/* all processes, the last hour */
+	size_t nminutes;
+	size_t folded_procs, folded_incidents;
+	unsigned long long fold_gen;	/* changes when a process goes */
+	unsigned long long maintained_ms;
+	struct liveness live_pids;
+	struct incident *limbo;	/* the last added, until the next */
+	/* The clock of arrivals, milliseconds; tests set their own. */
+	unsigned long long (*clock_ms)(void);
 };
 
 void model_init(struct model *m);
+/* Live modes: keep the latest `keep` incidents of each process, per-minute
+ * counts, and fold gone and quiet processes. */
+void model_set_live(struct model *m, size_t keep);
 void model_free(struct model *m);
 
+/* A path for incidents to point at.  Each call takes a reference; the
+ * caller gives it back with model_release_path when it no longer reads
+ * the file.  A path is freed a while after its last reference went
+ * (chains still being assembled may point at it without one). */
 const char *model_intern(struct model *m, const char *path);
+void model_release_path(struct model *m, const char *path);
+size_t model_paths(const struct model *m);
+
 void model_add_root(struct model *m, const char *root);
 void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -99,12 +175,37 @@ void model_skip(struct model *m, const char *path, const char *why);
 /* Roots that nothing was read from. */
 size_t model_roots_unread(const struct model *m);
 
-/* Takes ownership of the incident. */
+/* Takes ownership of the incident.  It stays valid until the next
+ * model_add (a caller may show it); inc->proc is NULL when it was not
+ * counted (--since left it out). */
 void model_add(struct model *m, struct incident *inc);
 
-/* Puts incidents, processes and sections in their stable report order:
- * incidents by time then file and line; processes by incidents, most
- * first; sections by count. */
+/* Folds gone and quiet processes; model_add does it at most once a
+ * second, a live loop may call it when idle. */
+void model_maintain(struct model *m);
+
+/* Live modes: the incidents of p in the window of log time
+ * (now - span_usec, now], span_usec 0 meaning all time, by resource;
+ * returns their total.  Counted by whole minutes: a window may hold up to
+ * a minute more than its span. */
+size_t model_window(const struct model *m, const struct process *p,
+		    long long span_usec, logtime_t now,
+		    size_t by_resource[RES_COUNT]);
+/* Incidents per minute over the last n minutes, oldest first. */
+void model_trend(const struct process *p, logtime_t now, unsigned *trend,
+		 int n);
+/* All processes' incidents in the window (span_usec 0: all time). */
+size_t model_count_window(const struct model *m, long long span_usec,
+			  logtime_t now);
+/* The pid runs the same program now (checked at most once a second). */
+int model_alive(struct model *m, struct process *p);
+/* Recent incidents of p, oldest first: for (i = p->recent; i;
+ * i = model_next_recent(i)). */
+const struct incident *model_next_recent(const struct incident *inc);
+
+/* Puts processes and sections in their stable report order: processes by
+ * incidents, most first; sections by count, each with the processes it
+ * hit. */
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);

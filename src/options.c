@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model.h"
 #include "options.h"
 #include "strbuf.h"
 #include "xalloc.h"
@@ -55,6 +56,9 @@ static const char usage_text[] =
 "                      itself on NFS, CIFS or FUSE, and when inotify\n"
 "                      watches run out)\n"
 "  --max-watches=N     use at most N inotify watches, polling the rest\n"
+"  --keep=N            --follow and the dashboard: keep the latest N\n"
+"                      incidents of each process for the detail view\n"
+"                      (default 100, 0 to 100000; 10000 in all at most)\n"
 "  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
 "                      high-contrast, or a theme file\n"
 "  --demo              watch a temporary plog tree with a realistic,\n"
@@ -88,7 +92,7 @@ static const char usage_text[] =
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
-       OPT_MAX_WATCHES, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY };
+       OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY };
 
 static const char version_text[] =
 "Copyright the plogtop authors.\n"
@@ -110,6 +114,7 @@ static const struct option long_options[] = {
 	{ "prom-retry", required_argument, NULL, OPT_PROM_RETRY },
 	{ "poll", required_argument, NULL, OPT_POLL },
 	{ "max-watches", required_argument, NULL, OPT_MAX_WATCHES },
+	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "demo", no_argument, NULL, OPT_DEMO },
 	{ "help", no_argument, NULL, 'h' },
@@ -252,6 +257,15 @@ static int parse_option(struct options *o, int c, const char *arg)
 		o->max_watches = (size_t)n;
 		return 0;
 	}
+	case OPT_KEEP: {
+		char *end;
+		unsigned long long n = strtoull(arg, &end, 10);
+		if (!*arg || *end || *arg == '-' || n > 100000)
+			return usage_error("--keep needs a count from 0 to "
+					   "100000:", arg);
+		o->keep = (size_t)n;
+		return 0;
+	}
 	case 'h':
 		fputs(usage_text, stdout);
 		return 1;
@@ -269,6 +283,7 @@ int options_parse(struct options *o, int argc, char **argv)
 
 	memset(o, 0, sizeof *o);
 	o->interval_ms = 1000;
+	o->keep = MODEL_KEEP_DEFAULT;
 	o->prom_retry_ms = 60000;
 	/* getopt's own messages would name the binary's path: ours say
 	 * "plogtop:". */

@@ -15,6 +15,7 @@ struct options {
 	const char *prom_file;
 	unsigned poll_ms;	/* --poll: 0 = inotify where it works */
 	size_t max_watches;
+	size_t keep;		/* --keep: recent incidents per process */
 	unsigned interval_ms;	/* --interval, default 1000 */
 	unsigned prom_retry_ms;	/* --prom-retry, default 60000 */
 	const char *theme;	/* --theme NAME or FILE */

@@ -34,26 +34,23 @@ static int series_cmp(const void *a, const void *b)
 }
 
 /* Processes of the same name add up: pids change with every job, and a
- * pid label would make a new series each time. */
+ * pid label would make a new series each time.  The model counts by
+ * name as incidents come, so folded processes still count. */
 static struct series *by_name(const struct model *m, size_t *count)
 {
 	struct series *v = NULL;
-	size_t n = 0;
+	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct process *p = m->procs[i];
-		for (size_t j = 0; j < p->nclasses; j++) {
-			size_t k;
-			for (k = 0; k < n; k++)
-				if (strcmp(v[k].name, p->name) == 0 &&
-				    memcmp(&v[k].k, &p->classes[j].k,
-					   sizeof v[k].k) == 0)
-					break;
-			if (k == n) {
-				v = xrealloc(v, (n + 1) * sizeof *v);
-				v[n++] = (struct series){ p->classes[j].k, p->name, 0 };
+	for (size_t i = 0; i < m->nnames; i++) {
+		const struct name_count *nc = m->names[i];
+		for (size_t j = 0; j < nc->nclasses; j++) {
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				v = xrealloc(v, cap * sizeof *v);
 			}
-			v[k].n += p->classes[j].n;
+			v[n++] = (struct series){
+				nc->classes[j].k, nc->name, nc->classes[j].n
+			};
 		}
 	}
 	if (n)

@@ -7,12 +7,28 @@
 #include "catalog.h"
 #include "model.h"
 
+/* The incidents of a JSON report, written as they complete (to an
+ * unlinked temporary file), so that the report's memory does not grow
+ * with them; they keep the order they were found in. */
+struct json_stream {
+	FILE *f;
+	const struct catalog *cat;
+	size_t n;
+	int err;	/* errno of the first failed write */
+};
+
+void json_stream_init(struct json_stream *js, FILE *f,
+		      const struct catalog *cat);
+/* Returns -1 when writing failed (js->err says why). */
+int json_stream_add(struct json_stream *js, const struct incident *inc);
+
 struct report_opts {
 	const struct catalog *cat;
 	const char *host;
 	const char *version;
 	int color;
 	int width;	/* columns to fit; 80 */
+	struct json_stream *incidents;	/* the JSON report's incidents */
 };
 
 /* Each writes the whole report to out; returns 0, or -1 on a write error

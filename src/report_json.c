@@ -134,12 +134,58 @@ static void process_part(struct strbuf *sb, const struct process *p)
 	sb_adds(sb, "]}");
 }
 
+/* Writes what the buffer holds; returns -1 on a write error. */
+static int flush_to(struct strbuf *sb, FILE *out)
+{
+	size_t w = sb->len ? fwrite(sb->buf, 1, sb->len, out) : 0;
+	int rc = w == sb->len ? 0 : -1;
+
+	sb_reset(sb);
+	return rc;
+}
+
+void json_stream_init(struct json_stream *js, FILE *f,
+		      const struct catalog *cat)
+{
+	memset(js, 0, sizeof *js);
+	js->f = f;
+	js->cat = cat;
+}
+
+int json_stream_add(struct json_stream *js, const struct incident *inc)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, js->n ? ",\n    " : "\n    ");
+	report_incident_json(&sb, inc, js->cat, NULL);
+	if (fwrite(sb.buf, 1, sb.len, js->f) != sb.len && !js->err)
+		js->err = errno ? errno : EIO;
+	js->n++;
+	sb_free(&sb);
+	return js->err ? -1 : 0;
+}
+
+/* The incidents written so far, copied after what the report holds. */
+static int copy_stream(struct json_stream *js, FILE *out)
+{
+	char buf[65536];
+	size_t n;
+
+	if (fflush(js->f) != 0 || fseek(js->f, 0, SEEK_SET) != 0)
+		return -1;
+	while ((n = fread(buf, 1, sizeof buf, js->f)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			return -1;
+	return ferror(js->f) ? -1 : 0;
+}
+
 int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 	char now[32];
 	time_t t = time(NULL);
 	struct tm tm;
+	int rc = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
@@ -158,18 +204,21 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	scan_part(&sb, m);
 	sb_addf(&sb, "  \"status\": \"%s\",\n  \"processes\": [",
 		m->n ? "incidents" : m->stats.files ? "clean" : "nothing_read");
-	for (size_t i = 0; i < m->nprocs; i++) {
+	for (size_t i = 0; i < m->nprocs && rc == 0; i++) {
 		sb_adds(&sb, i ? ",\n" : "\n");
 		process_part(&sb, m->procs[i]);
+		if (sb.len > 65536)
+			rc = flush_to(&sb, out);
 	}
 	sb_adds(&sb, m->nprocs ? "\n  ],\n  \"incidents\": [" : "],\n  \"incidents\": [");
-	for (size_t i = 0; i < m->n; i++) {
-		sb_adds(&sb, i ? ",\n    " : "\n    ");
-		report_incident_json(&sb, m->incidents[i], o->cat, NULL);
-	}
-	sb_adds(&sb, m->n ? "\n  ]\n}\n" : "]\n}\n");
-	size_t w = fwrite(sb.buf, 1, sb.len, out);
-	int rc = w == sb.len ? 0 : -1;
+	if (rc == 0)
+		rc = flush_to(&sb, out);
+	size_t n = o->incidents ? o->incidents->n : 0;
+	if (rc == 0 && n)
+		rc = copy_stream(o->incidents, out);
+	sb_adds(&sb, n ? "\n  ]\n}\n" : "]\n}\n");
+	if (rc == 0)
+		rc = flush_to(&sb, out);
 	sb_free(&sb);
 	return rc;
 }

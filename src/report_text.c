@@ -271,10 +271,11 @@ static void section(struct strbuf *sb, const struct section *s,
 	for (size_t i = 0; i < s->nprocs && i < 8; i++) {
 		if (i)
 			sb_adds(&t, ", ");
-		if (s->pids[i])
-			sb_addf(&t, "%ld ", s->pids[i]);
-		sanitize(&t, *s->names[i] ? s->names[i] : "-",
-			 strlen(*s->names[i] ? s->names[i] : "-"));
+		const struct process *p = s->procs[i];
+		if (p->pid)
+			sb_addf(&t, "%ld ", p->pid);
+		sanitize(&t, *p->name ? p->name : "-",
+			 strlen(*p->name ? p->name : "-"));
 	}
 	if (s->nprocs > 8)
 		sb_addf(&t, " and %zu more", s->nprocs - 8);

@@ -1,0 +1,23 @@
+/* What the model's files share, and nothing outside them uses. */
+#ifndef PLOGTOP_MODEL_INT_H
+#define PLOGTOP_MODEL_INT_H
+
+#include "model.h"
+
+/* Drops one owner of an incident; the last one frees it. */
+void model_unref(struct model *m, struct incident *inc);
+/* Raw lines are kept while a view may show them. */
+void model_release_raw(struct model *m, struct incident *inc);
+void model_free_process(struct model *m, struct process *p);
+
+/* model_live.c */
+void live_count(struct model *m, struct process *p, struct incident *inc);
+void live_touch(struct model *m, struct process *p);
+void live_forget(struct model *m, struct process *p);
+/* Makes room for one more process: folds one when at max_procs. */
+void live_make_room(struct model *m);
+void live_fold(struct model *m, struct process *p);
+
+int model_incident_cmp(const struct incident *a, const struct incident *b);
+
+#endif

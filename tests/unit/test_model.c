@@ -1,0 +1,312 @@
+/* The model's bounded memory: hash lookups, per-minute windows, recent
+ * incidents, folding gone and quiet processes, the per-process cap, paths
+ * freed once nothing points at them, and prom counts that stay exact. */
+#include "config.h"
+
+#include "unit.h"
+
+#include "model.h"
+#include "prom.h"
+#include "xalloc.h"
+
+#define MIN_USEC 60000000LL
+/* Above any Linux pid (PID_MAX_LIMIT is 4194304): never alive. */
+#define DEAD_PID 5000000L
+
+static unsigned long long fake_now;
+
+static unsigned long long fake_clock(void)
+{
+	return fake_now;
+}
+
+static struct incident *make(long pid, const char *name,
+			     enum resource r, logtime_t t, const char *file)
+{
+	struct incident *inc = xcalloc(1, sizeof *inc);
+
+	inc->pid = pid;
+	inc->name = xstrdup(name);
+	inc->code = r == RES_MEMCPY ? CODE_EE1001 : CODE_EE1023;
+	inc->resource = r;
+	inc->cause = CAUSE_UNKNOWN;
+	inc->first = inc->last = t;
+	inc->file = file ? file : "f.log";
+	inc->line = 1;
+	inc->nlines = 1;
+	return inc;
+}
+
+static void live_model(struct model *m, size_t keep)
+{
+	model_init(m);
+	model_set_live(m, keep);
+	fake_now = 1000;
+	m->clock_ms = fake_clock;
+}
+
+/* The prom file's incidents_total lines. */
+static void prom_counts(const struct model *m, struct strbuf *out)
+{
+	struct strbuf all = STRBUF_INIT;
+
+	prom_render(&all, m, 0, 0);
+	for (char *l = all.buf; l && *l;) {
+		char *nl = strchr(l, '\n');
+		if (strncmp(l, "plogtop_incidents_total{", 24) == 0)
+			sb_add(out, l, (size_t)(nl - l + 1));
+		l = nl + 1;
+	}
+	sb_free(&all);
+}
+
+static void test_processes_by_hash(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	for (long i = 0; i < 20000; i++)
+		model_add(&m, make(DEAD_PID + i, i % 2 ? "a" : "b", RES_STREAM,
+				   LOGTIME_UNKNOWN, NULL));
+	assert_int_equal(m.nprocs, 20000);
+	model_add(&m, make(DEAD_PID + 7, "a", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	/* Same pid, other name: another process. */
+	model_add(&m, make(DEAD_PID + 7, "b", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	assert_int_equal(m.nprocs, 20001);
+	assert_int_equal(m.n, 20002);
+	model_sort(&m);
+	assert_int_equal(m.procs[0]->pid, DEAD_PID + 7);
+	assert_string_equal(m.procs[0]->name, "a");
+	assert_int_equal(m.procs[0]->total, 2);
+	assert_int_equal(m.procs[0]->nclasses, 2);
+	assert_int_equal(model_count(&m, CODE_EE1023), 20002);
+	model_free(&m);
+}
+
+static void test_windows_and_trend(void **state)
+{
+	struct model m;
+	size_t by[RES_COUNT];
+	logtime_t now = logtime_now();
+
+	(void)state;
+	live_model(&m, 10);
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 3 * MIN_USEC, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 30 * MIN_USEC, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 120 * MIN_USEC, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	struct process *p = m.procs[0];
+	assert_int_equal(model_window(&m, p, MIN_USEC, now, by), 1);
+	assert_int_equal(by[RES_STREAM], 1);
+	assert_int_equal(by[RES_EVENT], 0);
+	assert_int_equal(model_window(&m, p, 5 * MIN_USEC, now, by), 2);
+	assert_int_equal(by[RES_EVENT], 1);
+	assert_int_equal(model_window(&m, p, 60 * MIN_USEC, now, by), 3);
+	assert_int_equal(model_window(&m, p, 0, now, by), 5);
+	assert_int_equal(by[RES_EVENT], 4);
+	assert_int_equal(model_count_window(&m, 5 * MIN_USEC, now), 2);
+	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 3);
+	assert_int_equal(model_count_window(&m, 0, now), 5);
+	/* Only the last hour is kept by minute. */
+	assert_true(p->nminutes <= MODEL_WINDOW_MINUTES + 2);
+	unsigned trend[10];
+	model_trend(p, now, trend, 10);
+	assert_int_equal(trend[9], 1);
+	assert_int_equal(trend[6], 1);
+	assert_int_equal(trend[0] + trend[1] + trend[2] + trend[3] + trend[4] +
+			 trend[5] + trend[7] + trend[8], 0);
+	model_free(&m);
+}
+
+static void test_recent_and_latest(void **state)
+{
+	struct model m;
+	logtime_t now = logtime_now();
+
+	(void)state;
+	live_model(&m, 3);
+	for (int i = 0; i < 10; i++)
+		model_add(&m, make(DEAD_PID, "p", RES_STREAM,
+				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL));
+	struct process *p = m.procs[0];
+	assert_int_equal(p->nrecent, 3);
+	assert_int_equal(m.kept, 3);
+	/* The latest by log time, not by arrival. */
+	assert_int_equal(p->latest->first, now + 4);
+	int n = 0;
+	for (const struct incident *i = p->recent; i; i = model_next_recent(i))
+		assert_int_equal(i->first, now - 60 * MIN_USEC + 7 + n++);
+	assert_int_equal(n, 3);
+	model_free(&m);
+}
+
+static void test_kept_in_all_is_bounded(void **state)
+{
+	struct model m;
+
+	(void)state;
+	live_model(&m, 100);
+	for (long i = 0; i < MODEL_KEPT_MAX + 500; i++)
+		model_add(&m, make(DEAD_PID + i % 200, "p", RES_STREAM,
+				   LOGTIME_UNKNOWN, NULL));
+	assert_int_equal(m.kept, MODEL_KEPT_MAX);
+	assert_int_equal(m.n, MODEL_KEPT_MAX + 500);
+	model_free(&m);
+}
+
+static void test_quiet_dead_processes_fold(void **state)
+{
+	struct model m;
+	struct strbuf before = STRBUF_INIT, after = STRBUF_INIT;
+	char comm[64] = "";
+
+	(void)state;
+	live_model(&m, 5);
+	/* This test program runs: its row stays. */
+	FILE *f = fopen("/proc/self/comm", "r");
+	assert_non_null(f);
+	assert_non_null(fgets(comm, sizeof comm, f));
+	fclose(f);
+	comm[strcspn(comm, "\n")] = '\0';
+	for (long i = 0; i < 100; i++)
+		model_add(&m, make(DEAD_PID + i, i % 3 ? "x" : "y",
+				   i % 2 ? RES_EVENT : RES_STREAM,
+				   LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL));
+	assert_int_equal(m.nprocs, 101);
+	prom_counts(&m, &before);
+	/* Quiet for less than the limit: nothing goes. */
+	fake_now += m.fold_quiet_ms - 10;
+	model_maintain(&m);
+	assert_int_equal(m.nprocs, 101);
+	fake_now += 2000;
+	model_add(&m, make(DEAD_PID + 1000, "z", RES_STREAM, LOGTIME_UNKNOWN,
+			   NULL));
+	assert_int_equal(m.nprocs, 2);
+	assert_int_equal(m.folded_procs, 100);
+	assert_int_equal(m.folded_incidents, 100);
+	assert_int_equal(m.n, 102);
+	assert_int_equal(m.kept, 2);
+	/* The prom counts did not move, but for z's one. */
+	prom_counts(&m, &after);
+	assert_non_null(strstr(after.buf, "process=\"z\"} 1\n"));
+	sb_reset(&after);
+	model_free(&m);
+	sb_free(&before);
+	sb_free(&after);
+}
+
+static void test_cap_keeps_prom_exact(void **state)
+{
+	struct model m, exact;
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+
+	(void)state;
+	live_model(&m, 2);
+	m.max_procs = 10;
+	model_init(&exact);
+	for (long i = 0; i < 5000; i++) {
+		long pid = DEAD_PID + (i * 7919) % 997;
+		const char *name = (i % 5) ? "train" : "infer";
+		enum resource r = i % 3 ? RES_STREAM : RES_MEMCPY;
+		model_add(&m, make(pid, name, r, logtime_now(), NULL));
+		model_add(&exact, make(pid, name, r, logtime_now(), NULL));
+		fake_now++;
+	}
+	assert_true(m.nprocs <= 10);
+	assert_true(m.folded_procs > 900);
+	assert_int_equal(m.n, 5000);
+	size_t tracked = 0;
+	for (size_t i = 0; i < m.nprocs; i++)
+		tracked += m.procs[i]->total;
+	assert_int_equal(tracked + m.folded_incidents, 5000);
+	assert_true(m.kept <= 2 * 10);
+	prom_counts(&m, &a);
+	prom_counts(&exact, &b);
+	assert_string_equal(a.buf, b.buf);
+	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, logtime_now()),
+			 5000);
+	sb_free(&a);
+	sb_free(&b);
+	model_free(&m);
+	model_free(&exact);
+}
+
+static void test_paths_freed_when_unused(void **state)
+{
+	struct model m;
+
+	(void)state;
+	live_model(&m, 1);
+	const char *a = model_intern(&m, "/logs/a.log");
+	const char *b = model_intern(&m, "/logs/b.log");
+	assert_ptr_equal(model_intern(&m, "/logs/a.log"), a);
+	model_release_path(&m, a);	/* the second intern's reference */
+	assert_int_equal(model_paths(&m), 2);
+	logtime_t now = logtime_now();
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, a));
+	/* Its tail goes; the incident still points at it. */
+	model_release_path(&m, a);
+	fake_now += 120000;
+	model_maintain(&m);
+	assert_int_equal(model_paths(&m), 2);
+	assert_string_equal(m.procs[0]->latest->file, "/logs/a.log");
+	/* Later incidents replace it as the latest, an earlier one as the
+	 * report's example. */
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now - 1, b));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 2, b));
+	fake_now += 1000;
+	model_maintain(&m);
+	/* Not at once: a chain being assembled may still point at it. */
+	assert_int_equal(model_paths(&m), 2);
+	fake_now += 61000;
+	model_maintain(&m);
+	assert_int_equal(model_paths(&m), 1);
+	/* A path used again before it was freed is the same one. */
+	model_release_path(&m, b);
+	assert_ptr_equal(model_intern(&m, "/logs/b.log"), b);
+	model_free(&m);
+}
+
+static void test_since_leaves_out_but_keeps_until_next(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	m.since = logtime_make(2026, 1, 1, 0, 0, 0, 0);
+	struct incident *old = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2025, 1, 1, 0, 0, 0, 0), NULL);
+	model_add(&m, old);
+	/* Still readable by whoever added it, but not counted. */
+	assert_null(old->proc);
+	assert_int_equal(old->pid, DEAD_PID);
+	assert_int_equal(m.n, 0);
+	assert_int_equal(m.filtered, 1);
+	struct incident *new = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2026, 2, 1, 0, 0, 0, 0), NULL);
+	model_add(&m, new);
+	assert_non_null(new->proc);
+	assert_int_equal(m.n, 1);
+	model_free(&m);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_processes_by_hash),
+		cmocka_unit_test(test_windows_and_trend),
+		cmocka_unit_test(test_recent_and_latest),
+		cmocka_unit_test(test_kept_in_all_is_bounded),
+		cmocka_unit_test(test_quiet_dead_processes_fold),
+		cmocka_unit_test(test_cap_keeps_prom_exact),
+		cmocka_unit_test(test_paths_freed_when_unused),
+		cmocka_unit_test(test_since_leaves_out_but_keeps_until_next),
+	};
+
+	cmocka_set_message_output(CM_OUTPUT_TAP);
+	return unit_run_tap("model", tests, sizeof tests / sizeof tests[0]);
+}
