@@ -252,6 +252,7 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 			if (fw->backlog[i] == t)
 				fw->backlog[i--] = fw->backlog[--fw->nbacklog];
 	tail_flush(t);
+	model_release_path(fw->m, t->path);
 	tail_free(t);
 	fw->generation++;
 }
