@@ -44,20 +44,60 @@ static int remote_fs(const char *path)
 	return 0;
 }
 
+static unsigned path_bucket(const char *s)
+{
+	unsigned h = 2166136261u;
+
+	while (*s)
+		h = (h ^ (unsigned char)*s++) * 16777619u;
+	return h % DIR_BUCKETS;
+}
+
+static unsigned wd_bucket(int wd)
+{
+	return (unsigned)wd % DIR_BUCKETS;
+}
+
+/* Directories are found by path and by watch descriptor through hashes:
+ * a tree of tens of thousands of directories sends events to each. */
 struct dir *follow_find_dir(struct follower *fw, const char *path)
 {
-	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i]->gone && strcmp(fw->dirs[i]->path, path) == 0)
-			return fw->dirs[i];
+	for (struct dir *d = fw->dir_by_path[path_bucket(path)]; d;
+	     d = d->by_path)
+		if (strcmp(d->path, path) == 0)
+			return d;
 	return NULL;
 }
 
 static struct dir *find_dir_wd(struct follower *fw, int wd)
 {
-	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i]->gone && fw->dirs[i]->wd == wd)
-			return fw->dirs[i];
+	if (wd < 0)
+		return NULL;
+	for (struct dir *d = fw->dir_by_wd[wd_bucket(wd)]; d; d = d->by_wd)
+		if (d->wd == wd)
+			return d;
 	return NULL;
+}
+
+static void unlink_dir(struct follower *fw, struct dir *d)
+{
+	struct dir **pp = &fw->dir_by_path[path_bucket(d->path)];
+
+	while (*pp && *pp != d)
+		pp = &(*pp)->by_path;
+	if (*pp)
+		*pp = d->by_path;
+	if (d->wd >= 0) {
+		pp = &fw->dir_by_wd[wd_bucket(d->wd)];
+		while (*pp && *pp != d)
+			pp = &(*pp)->by_wd;
+		if (*pp)
+			*pp = d->by_wd;
+	}
+	fw->dirs[d->slot] = fw->dirs[--fw->ndirs];
+	fw->dirs[d->slot]->slot = d->slot;
+	free(d->path);
+	free(d);
 }
 
 /* Watches one directory, or says once why it will be polled instead. */
@@ -102,8 +142,12 @@ static int counts_as_polled(const struct follower *fw, const struct dir *d)
 struct dir *follow_new_dir(struct follower *fw, const char *path,
 			   enum dir_kind kind, size_t root)
 {
-	fw->dirs = xrealloc(fw->dirs, (fw->ndirs + 1) * sizeof *fw->dirs);
+	if (fw->ndirs == fw->capdirs) {
+		fw->capdirs = fw->capdirs ? 2 * fw->capdirs : 64;
+		fw->dirs = xrealloc(fw->dirs, fw->capdirs * sizeof *fw->dirs);
+	}
 	struct dir *d = xcalloc(1, sizeof *d);
+	d->slot = fw->ndirs;
 	fw->dirs[fw->ndirs++] = d;
 
 	d->path = xstrdup(path);
@@ -111,12 +155,31 @@ struct dir *follow_new_dir(struct follower *fw, const char *path,
 	d->root = root;
 	d->wd = fw->o.once || kind == DIR_SKIPPED ? -1 : watch_dir(fw, path);
 	fw->npolled += counts_as_polled(fw, d);
+	unsigned b = path_bucket(d->path);
+	d->by_path = fw->dir_by_path[b];
+	fw->dir_by_path[b] = d;
+	if (d->wd >= 0) {
+		/* A watch on a directory already watched (a link, or the
+		 * same directory under two names) has its descriptor. */
+		struct dir *twin = find_dir_wd(fw, d->wd);
+		if (twin)
+			twin->wd = -1;
+		b = wd_bucket(d->wd);
+		d->by_wd = fw->dir_by_wd[b];
+		fw->dir_by_wd[b] = d;
+	}
 	fw->generation++;
 	return d;
 }
 
 static void scan_dir(struct follower *fw, struct dir *d,
 		     unsigned long long now);
+
+/* Whether a directory's entries are ours to read. */
+static int listed(const struct dir *d)
+{
+	return d->kind == DIR_TREE || d->kind == DIR_SINGLE;
+}
 
 /* Watches a directory and everything under it, then lists it: a file
  * created between the two is found by the listing. */
@@ -152,13 +215,16 @@ static void scan_dir(struct follower *fw, struct dir *d,
 	DIR *dp = opendir(path);
 
 	if (!dp) {
-		if (errno != ENOENT) {
+		/* Said once, not at every poll; read when it can be. */
+		if (errno != ENOENT && !d->unreadable) {
 			follow_say(fw, path, strerror(errno));
 			model_problem(fw->m, path, "%s", strerror(errno));
 		}
+		d->unreadable = errno != ENOENT;
 		free(path);
 		return;
 	}
+	d->unreadable = 0;
 	struct dirent *de;
 	errno = 0;
 	/* d may move as directories are added: only copies are used. */
@@ -190,24 +256,31 @@ static void scan_dir(struct follower *fw, struct dir *d,
 	free(path);
 }
 
+/* A directory and its subdirectories went away: their watches and
+ * their memory go too. */
 static void forget_dir(struct follower *fw, struct dir *d)
 {
-	size_t len = strlen(d->path);
+	char *top = xstrdup(d->path);
+	size_t len = strlen(top);
 
-	/* Its subdirectories went with it. */
-	for (size_t i = 0; i < fw->ndirs; i++) {
+	for (size_t i = fw->ndirs; i-- > 0;) {
 		struct dir *s = fw->dirs[i];
-		if (!s->gone && strncmp(s->path, d->path, len) == 0 &&
-		    (s->path[len] == '/' || s->path[len] == '\0')) {
-			if (s->wd >= 0 && fw->ifd >= 0) {
-				inotify_rm_watch(fw->ifd, s->wd);
-				fw->nwatches--;
-			} else if (counts_as_polled(fw, s)) {
-				fw->npolled--;
-			}
-			s->gone = 1;
+		if (strncmp(s->path, top, len) != 0 ||
+		    (s->path[len] != '/' && s->path[len] != '\0' &&
+		     strcmp(top, "/") != 0))
+			continue;
+		if (s->wd >= 0 && fw->ifd >= 0) {
+			inotify_rm_watch(fw->ifd, s->wd);
+			fw->nwatches--;
+		} else if (counts_as_polled(fw, s)) {
+			fw->npolled--;
 		}
+		unlink_dir(fw, s);
+		if (i > fw->ndirs)
+			i = fw->ndirs;
 	}
+	free(top);
+	fw->generation++;
 }
 
 void follow_free_dirs(struct follower *fw)
@@ -299,6 +372,12 @@ static void dir_event(struct follower *fw, struct dir *d,
 		free(path);
 		return;
 	}
+	/* A directory's mode changed: one that could not be read may be
+	 * readable now, with files made meanwhile. */
+	if ((ev->mask & IN_ATTRIB) && !ev->len && listed(d)) {
+		scan_dir(fw, d, now);
+		return;
+	}
 	if (!ev->len)
 		return;
 	if (fw->nwaiting && (ev->mask & (IN_CREATE | IN_MOVED_TO)))
@@ -312,10 +391,12 @@ static void dir_event(struct follower *fw, struct dir *d,
 		return;
 	}
 	if (ev->mask & IN_ISDIR) {
-		if (ev->mask & (IN_CREATE | IN_MOVED_TO)) {
+		struct dir *sub = follow_find_dir(fw, p.buf);
+		if ((ev->mask & IN_ATTRIB) && sub && listed(sub))
+			scan_dir(fw, sub, now);
+		if (ev->mask & (IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) {
 			follow_add_dir(fw, p.buf, d->root, now, d->depth + 1);
 		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
-			struct dir *sub = follow_find_dir(fw, p.buf);
 			if (sub)
 				forget_dir(fw, sub);
 		}
@@ -333,18 +414,12 @@ static void dir_event(struct follower *fw, struct dir *d,
 	sb_free(&p);
 }
 
-/* Whether a directory's entries are ours to read. */
-static int listed(const struct dir *d)
-{
-	return d->kind == DIR_TREE || d->kind == DIR_SINGLE;
-}
-
 /* Everything is looked at again: after a lost event nothing is lost,
  * since files are read from their offsets, and nothing is counted twice. */
 static void rescan_all(struct follower *fw, unsigned long long now)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i]->gone && listed(fw->dirs[i]))
+		if (listed(fw->dirs[i]))
 			scan_dir(fw, fw->dirs[i], now);
 	for (size_t i = fw->ntails; i-- > 0;)
 		follow_read_tail(fw, fw->tails[i], now);
@@ -384,7 +459,7 @@ static int polled(const struct follower *fw, const struct dir *d)
 void follow_poll_dirs(struct follower *fw, unsigned long long now)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (!fw->dirs[i]->gone && polled(fw, fw->dirs[i]) &&
+		if (polled(fw, fw->dirs[i]) &&
 		    listed(fw->dirs[i]))
 			scan_dir(fw, fw->dirs[i], now);
 	/* Files in polled directories: read what grew (a tail reads

@@ -32,11 +32,15 @@ enum dir_kind {
 struct dir {
 	char *path;
 	int wd;			/* -1: polled (or not watched at all) */
-	int gone;
 	enum dir_kind kind;
 	size_t root;		/* the root it was found under */
 	int depth;		/* below its root */
+	int unreadable;		/* said once; listed again when readable */
+	size_t slot;		/* its index in follower.dirs */
+	struct dir *by_path, *by_wd;	/* next in its hash buckets */
 };
+
+#define DIR_BUCKETS 4096
 
 struct order {
 	struct tail *t;
@@ -60,7 +64,9 @@ struct follower {
 	struct tail **tails;	/* every followed file, in discovery order */
 	size_t ntails, captails;
 	struct dir **dirs;	/* pointers: a dir stays put as more are added */
-	size_t ndirs;
+	size_t ndirs, capdirs;
+	struct dir *dir_by_path[DIR_BUCKETS];
+	struct dir *dir_by_wd[DIR_BUCKETS];
 	struct named *waiting;	/* roots that do not exist yet */
 	size_t nwaiting;
 	struct named *single;	/* files named on the command line */
