@@ -44,15 +44,38 @@ static const char *lookup(const struct catalog *cat, const char *section,
 	return NULL;
 }
 
-static void add_entry(struct catalog *cat, const char *section,
-		      const char *key, struct strbuf *text)
+/* How deep {?field:...} templates nest in text. */
+static int nesting(const char *text)
+{
+	int depth = 0, max = 0;
+
+	for (; *text; text++) {
+		if (*text == '{' && ++depth > max)
+			max = depth;
+		else if (*text == '}' && depth > 0)
+			depth--;
+	}
+	return max;
+}
+
+static int add_entry(struct catalog *cat, const char *section,
+		     const char *key, struct strbuf *text, const char *path,
+		     unsigned long line, struct strbuf *err)
 {
 	while (text->len && text->buf[text->len - 1] == '\n')
 		text->buf[--text->len] = '\0';
+	/* Rendering recurses once per level: keep the stack bounded. */
+	if (nesting(sb_str(text)) > CATALOG_MAX_NESTING) {
+		sb_addf(err, "%s:%lu: templates nest more than %d deep",
+			path, line, CATALOG_MAX_NESTING);
+		sb_reset(text);
+		return -1;
+	}
 	cat->v = xrealloc(cat->v, (cat->n + 1) * sizeof *cat->v);
 	cat->v[cat->n++] = (struct entry){
 		xstrdup(section), xstrdup(key), sb_detach(text)
 	};
+	return 0;
 }
 
 /* The format: "[section]" lines; "key: text" on one line, or "key:"
@@ -65,7 +88,7 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 	char *copy = xstrndup(text, len), *save = NULL;
 	char *section = NULL, *key = NULL;
 	struct strbuf value = STRBUF_INIT;
-	unsigned long lineno = 0;
+	unsigned long lineno = 0, key_line = 0;
 	int bad = 0;
 
 	for (char *line = copy; line && !bad; line = save) {
@@ -89,9 +112,12 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 			continue;
 		}
 		if (key) {
-			add_entry(cat, section, key, &value);
+			bad = add_entry(cat, section, key, &value, path,
+					key_line, err) < 0;
 			free(key);
 			key = NULL;
+			if (bad)
+				continue;
 		}
 		if (!*line || *line == '#')
 			continue;
@@ -115,12 +141,14 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 			continue;
 		}
 		key = xstrndup(line, (size_t)(colon - line));
+		key_line = lineno;
 		sb_adds(&value, colon + 1 + strspn(colon + 1, " \t"));
 		if (value.len)
 			sb_addc(&value, '\n');
 	}
 	if (key && !bad)
-		add_entry(cat, section, key, &value);
+		bad = add_entry(cat, section, key, &value, path, key_line,
+				err) < 0;
 	free(key);
 	free(section);
 	free(copy);
@@ -136,8 +164,8 @@ struct catalog *catalog_load(const char *path, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 
-	if (read_small_file(path, &text, 1 << 20) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
+	if (read_data_file(path, "message file", CATALOG_FILE_MAX, &text,
+			   err) < 0) {
 		sb_free(&text);
 		return NULL;
 	}
@@ -195,7 +223,7 @@ static const char *value_of(const struct incident *inc, const char *name,
 }
 
 static void render(const char *t, const char *end, const struct incident *inc,
-		   struct strbuf *out)
+		   struct strbuf *out, int level)
 {
 	char num[32];
 
@@ -225,8 +253,10 @@ static void render(const char *t, const char *end, const struct incident *inc,
 				char *name = xstrndup(open + 2,
 						      (size_t)(colon - open - 2));
 				int present = value_of(inc, name, num) != NULL;
-				if (present == (open[1] == '?'))
-					render(colon + 1, close, inc, out);
+				if (present == (open[1] == '?') &&
+				    level < CATALOG_MAX_NESTING)
+					render(colon + 1, close, inc, out,
+					       level + 1);
 				free(name);
 			}
 		} else {
@@ -250,7 +280,7 @@ int catalog_render(const struct catalog *cat, const char *key,
 
 	if (!t)
 		return -1;
-	render(t, t + strlen(t), inc, out);
+	render(t, t + strlen(t), inc, out, 0);
 	return 0;
 }
 

@@ -13,6 +13,11 @@
 
 struct catalog;
 
+/* Limits on a message file: its size, and how deep templates nest (each
+ * level is a level of recursion when rendering). */
+#define CATALOG_FILE_MAX (1u << 20)
+#define CATALOG_MAX_NESTING 16
+
 /* Loads a message file.  On error returns NULL with "FILE:LINE: what is
  * wrong" in err. */
 struct catalog *catalog_load(const char *path, struct strbuf *err);

@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "fileio.h"
@@ -34,5 +36,67 @@ int read_small_file(const char *path, struct strbuf *out, size_t max)
 		}
 	}
 	close(fd);
+	return 0;
+}
+
+/* The line (from 1) of the byte at offset at. */
+static unsigned long line_at(const char *text, size_t at)
+{
+	unsigned long line = 1;
+
+	for (const char *p = text; (p = memchr(p, '\n', (size_t)(text + at - p)));
+	     p++)
+		line++;
+	return line;
+}
+
+int read_data_file(const char *path, const char *what, size_t max,
+		   struct strbuf *out, struct strbuf *err)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK | O_NOCTTY);
+	struct stat st;
+
+	sb_reset(err);
+	if (fd < 0 || fstat(fd, &st) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		sb_addf(err, "%s: not a regular file (a %s must be one)", path,
+			what);
+		close(fd);
+		return -1;
+	}
+	for (;;) {
+		sb_grow(out, 65536);
+		ssize_t n = read(fd, out->buf + out->len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			sb_addf(err, "%s: %s", path, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (n == 0)
+			break;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+		if (out->len > max) {
+			sb_addf(err, "%s:%lu: larger than %zu KiB, the limit "
+				"for a %s", path, line_at(out->buf, max),
+				max / 1024, what);
+			close(fd);
+			return -1;
+		}
+	}
+	close(fd);
+	const char *nul = memchr(out->buf, '\0', out->len);
+	if (nul) {
+		sb_addf(err, "%s:%lu: not a %s (it holds NUL bytes)", path,
+			line_at(out->buf, (size_t)(nul - out->buf)), what);
+		return -1;
+	}
 	return 0;
 }

@@ -10,4 +10,14 @@
  * with errno set (EFBIG when the file is larger than max). */
 int read_small_file(const char *path, struct strbuf *out, size_t max);
 
+/* Reads a data file (rules, theme, messages) of at most max bytes.  It
+ * must be a regular file: it is opened without blocking, so that a FIFO
+ * or a device named as one is refused rather than hanging plogtop.  A
+ * file larger than max or holding a NUL byte is refused at the line where
+ * that happens.  Returns 0, or -1 with "PATH: what is wrong" or
+ * "PATH:LINE: what is wrong" in err; what names the kind of file ("rules
+ * file"). */
+int read_data_file(const char *path, const char *what, size_t max,
+		   struct strbuf *out, struct strbuf *err);
+
 #endif

@@ -68,6 +68,30 @@ static void take_run(struct litset *best, struct strbuf *run)
 
 static int alternation(struct parser *ps, struct litset *out);
 
+/* Skips decimal digits; returns how many. */
+static size_t digits(const char **p)
+{
+	size_t n = 0;
+
+	while (**p >= '0' && **p <= '9')
+		(*p)++, n++;
+	return n;
+}
+
+/* A UTF-8 character's length from its first byte, checked against the
+ * bytes that follow; 0 if it is not a whole character. */
+static size_t utf8_len(const char *p)
+{
+	unsigned char c = (unsigned char)*p;
+	size_t n = c < 0x80 ? 1 : (c & 0xe0) == 0xc0 ? 2 :
+		   (c & 0xf0) == 0xe0 ? 3 : (c & 0xf8) == 0xf0 ? 4 : 0;
+
+	for (size_t i = 1; i < n; i++)
+		if (((unsigned char)p[i] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 /* A quantifier after an atom: returns 1 if it lets the atom be absent. */
 static int quantifier(struct parser *ps, int *repeated)
 {
@@ -81,15 +105,22 @@ static int quantifier(struct parser *ps, int *repeated)
 	} else if (*p == '+') {
 		*repeated = 1;
 		p++;
-	} else if (*p == '{' && (p[1] >= '0' && p[1] <= '9')) {
-		optional = p[1] == '0';
-		*repeated = 1;
-		p = strchr(p, '}');
-		if (!p) {
+	} else if (*p == '{') {
+		/* Only {n}, {n,} and {n,m} are quantifiers; any other brace
+		 * is literal text or newer syntax: not modelled. */
+		const char *q = p + 1;
+		int ok = digits(&q) > 0;
+		if (ok && *q == ',') {
+			q++;
+			digits(&q);
+		}
+		if (!ok || *q != '}') {
 			ps->bad = 1;
 			return 1;
 		}
-		p++;
+		optional = p[1] == '0';
+		*repeated = 1;
+		p = q + 1;
 	} else {
 		return 0;
 	}
@@ -109,7 +140,10 @@ static void skip_class(struct parser *ps)
 	if (*p == ']')
 		p++;
 	while (*p && *p != ']') {
-		if (*p == '\\' && p[1]) {
+		if (*p == '\\' && (p[1] == 'Q' || p[1] == 'E')) {
+			ps->bad = 1;	/* quoting inside a class */
+			break;
+		} else if (*p == '\\' && p[1]) {
 			p++;
 		} else if (*p == '[' && p[1] == ':') {
 			/* [:alpha:] inside a class */
@@ -152,31 +186,37 @@ static int group(struct parser *ps, struct litset *req)
 		} else if (*p == '<' && (p[1] == '=' || p[1] == '!')) {
 			zero_width = 1;
 			p += 2;
-		} else if (*p == ':' || *p == '>' || *p == '|') {
-			if (*p == '|')
-				ps->bad = 1;
+		} else if (*p == ':' || *p == '>') {
 			p++;
 		} else if (*p == '<' || *p == '\'' || (*p == 'P' && p[1] == '<')) {
-			p = strpbrk(p + 1, ">'");
-			if (!p) {
+			/* A named group: (?<name>...), (?'name'...),
+			 * (?P<name>...).  Anything else after (?< is not
+			 * modelled: (?<*...) is a non-atomic lookbehind. */
+			char close = *p == '\'' ? '\'' : '>';
+			p += *p == 'P' ? 2 : 1;
+			const char *name = p;
+			while ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') ||
+			       (*p >= '0' && *p <= '9') || *p == '_')
+				p++;
+			if (p == name || *p != close) {
 				ps->bad = 1;
 				return 0;
 			}
 			p++;
 		} else {
-			/* (?i) (?J) (?i:...): options; extended mode changes
-			 * what a space means, so give up on it. */
+			/* Option settings only: (?i) (?m-s) (?i:...).  Extended
+			 * mode changes what a space means, so give up on it, as
+			 * on callouts (?C...), recursion (?R) (?1) (?&name),
+			 * conditions (?(...)), branch reset (?|...), non-atomic
+			 * assertions (?*...) and whatever PCRE2 adds later. */
 			const char *q = p;
-			while (*q && *q != ')' && *q != ':') {
-				if (*q == 'x')
-					ps->bad = 1;
+			while (*q && strchr("imnsJU^-", *q))
 				q++;
-			}
 			if (*q == ')') {
 				ps->p = q + 1;
 				return 0;
 			}
-			if (!*q) {
+			if (*q != ':') {
 				ps->bad = 1;
 				return 0;
 			}
@@ -210,6 +250,8 @@ static void sequence(struct parser *ps, struct litset *best)
 		int literal = 0, repeated;
 		struct litset req = { 0 };
 		int has_req = 0;
+		const char *atom = NULL;	/* a multi-byte character */
+		size_t atom_len = 0;
 
 		if (c == '\\') {
 			char e = ps->p[1];
@@ -218,6 +260,10 @@ static void sequence(struct parser *ps, struct litset *best)
 			if (!e || strchr("QExcgkpPNo", e) ||
 			    (e >= '0' && e <= '9')) {
 				ps->bad = 1;
+				break;
+			}
+			if ((unsigned char)e >= 0x80) {
+				ps->bad = 1;	/* an escaped non-ASCII letter */
 				break;
 			}
 			literal = !((e >= 'a' && e <= 'z') || (e >= 'A' && e <= 'Z'));
@@ -232,6 +278,19 @@ static void sequence(struct parser *ps, struct litset *best)
 		} else if (c == '?' || c == '*' || c == '+' || c == '{') {
 			ps->bad = 1;	/* a quantifier with nothing before it */
 			break;
+		} else if ((unsigned char)c >= 0x80) {
+			/* A character of several bytes is one atom: a
+			 * quantifier after it applies to all of them.  Caseless,
+			 * its other cases are other bytes: not a literal. */
+			size_t n = utf8_len(ps->p);
+			if (!n) {
+				ps->bad = 1;
+				break;
+			}
+			atom = ps->p;
+			atom_len = n;
+			literal = !ps->caseless;
+			ps->p += n;
 		} else {
 			literal = 1;
 			ps->p++;
@@ -240,7 +299,10 @@ static void sequence(struct parser *ps, struct litset *best)
 		if (literal && ps->caseless && strchr("kKsS", c))
 			literal = 0;
 		if (literal && !optional) {
-			sb_addc(&run, c);
+			if (atom_len)
+				sb_add(&run, atom, atom_len);
+			else
+				sb_addc(&run, c);
 			if (repeated)
 				take_run(best, &run);
 			continue;

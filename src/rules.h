@@ -38,6 +38,12 @@ enum role {
 	ROLE_COUNT
 };
 
+/* Limits on what a rules file may ask for (documented in
+ * doc/plogtop-rules.5): its size, and the rules of a set.  Each match
+ * is bounded too (rules_int.h). */
+#define RULES_FILE_MAX (4u << 20)
+#define RULES_MAX 100000u
+
 struct rule;
 struct ruleset;
 
@@ -65,6 +71,9 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		      size_t len, struct strbuf *err);
 
 size_t ruleset_count(const struct ruleset *rs);
+/* Matches that PCRE2 gave up on at a match, depth or heap limit (each
+ * counted as no match): a rule too costly for some line. */
+unsigned long ruleset_limit_hits(const struct ruleset *rs);
 
 /* Matches the text against every rule of the given role that applies at
  * this level.  For each match, calls on_rule (if set) and then cap for

@@ -1,7 +1,9 @@
 #include "config.h"
 
+#include <langinfo.h>
 #include <stdint.h>
 #include <string.h>
+#include <strings.h>
 
 #include "sanitize.h"
 
@@ -38,12 +40,41 @@ static size_t utf8_decode(const unsigned char *s, size_t n, uint32_t *cp)
 	return len;
 }
 
-/* Characters that are valid but change how a terminal shows what follows. */
+/* Characters that are valid but change how a terminal shows what
+ * follows, or do not show at all (so that two names that look the same
+ * are told apart): C1 controls, the soft hyphen, bidirectional marks,
+ * embeddings, overrides and isolates, zero-width spaces and joiners,
+ * invisible operators, the byte order mark, interlinear annotations and
+ * tag characters. */
 static int is_invisible_control(uint32_t c)
 {
-	return (c >= 0x80 && c <= 0x9f) || c == 0x2028 || c == 0x2029 ||
-	       c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
-	       (c >= 0x2066 && c <= 0x2069) || c == 0xfeff;
+	return (c >= 0x80 && c <= 0x9f) || c == 0xad || c == 0x61c ||
+	       c == 0x180e || (c >= 0x200b && c <= 0x200f) ||
+	       (c >= 0x2028 && c <= 0x202e) || (c >= 0x2060 && c <= 0x2064) ||
+	       (c >= 0x2066 && c <= 0x206f) || c == 0xfeff ||
+	       (c >= 0xfff9 && c <= 0xfffb) || c == 0xe0001 ||
+	       (c >= 0xe0020 && c <= 0xe007f);
+}
+
+int locale_is_utf8(void)
+{
+	const char *cs = nl_langinfo(CODESET);
+
+	return cs && (strcasecmp(cs, "UTF-8") == 0 ||
+		      strcasecmp(cs, "utf8") == 0);
+}
+
+void escape_8bit(struct strbuf *out, const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	sb_grow(out, n);
+	for (size_t i = 0; i < n; i++) {
+		if (p[i] < 0x80)
+			sb_addc(out, (char)p[i]);
+		else
+			sb_addf(out, "\\x%02x", p[i]);
+	}
 }
 
 void sanitize(struct strbuf *out, const char *s, size_t n)
@@ -55,12 +86,20 @@ void sanitize(struct strbuf *out, const char *s, size_t n)
 	while (i < n) {
 		size_t run = i;
 
-		/* Fast path: a run of printable ASCII is copied as one block. */
-		while (run < n && p[run] >= 0x20 && p[run] < 0x7f)
+		/* Fast path: a run of printable ASCII is copied as one block;
+		 * a backslash is doubled, so that no text can look like one
+		 * of the escapes below. */
+		while (run < n && p[run] >= 0x20 && p[run] < 0x7f &&
+		       p[run] != '\\')
 			run++;
 		if (run > i) {
 			sb_add(out, p + i, run - i);
 			i = run;
+			continue;
+		}
+		if (i < n && p[i] == '\\') {
+			sb_add(out, "\\\\", 2);
+			i++;
 			continue;
 		}
 		uint32_t cp;

@@ -9,11 +9,24 @@
 #include "strbuf.h"
 
 /* Appends the n bytes at s to out as printable UTF-8.  Valid printable
- * characters pass unchanged; a tab becomes "\t"; other C0 controls and
- * DEL become "\xNN"; C1 controls, line and paragraph separators and
- * bidirectional overrides become "\uNNNN"; each byte of an invalid UTF-8
- * sequence becomes "\xNN".  The output holds no byte below 0x20. */
+ * characters pass unchanged; a backslash becomes "\\" (so that text
+ * cannot pose as an escape); a tab becomes "\t"; other C0 controls and
+ * DEL become "\xNN"; C1 controls, line and paragraph separators,
+ * bidirectional marks, overrides and isolates, and invisible characters
+ * (zero-width spaces and joiners, U+061C, U+2060..U+2064, U+FEFF, tags)
+ * become "\uNNNN"; each byte of an invalid UTF-8 sequence becomes "\xNN".
+ * The output holds no byte below 0x20. */
 void sanitize(struct strbuf *out, const char *s, size_t n);
+
+/* Whether the locale's charset (after setlocale) is UTF-8.  Decided once
+ * at start: text for a terminal in any other charset goes through
+ * escape_8bit, since there a byte >= 0x80 may be a C1 control (0x9b is
+ * CSI on an 8-bit terminal).  JSON and the prom file are always UTF-8. */
+int locale_is_utf8(void);
+
+/* Appends sanitised text s with every byte >= 0x80 as "\xNN": pure ASCII
+ * for an output whose charset is not UTF-8. */
+void escape_8bit(struct strbuf *out, const char *s, size_t n);
 
 /* Columns that the (already sanitised, valid UTF-8) string s takes on a
  * terminal: East Asian wide characters count two, combining marks none. */

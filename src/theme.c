@@ -161,13 +161,13 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 		sb_reset(&text);
 	}
 	int rc = -1;
-	if (read_small_file(path.buf, &text, 1 << 20) < 0) {
-		sb_addf(err, "%s: %s%s", path.buf, strerror(errno),
-			is_file ? "" : " (themes: default, light, mono, "
-			"high-contrast, or a FILE)");
-	} else if (memchr(text.buf, '\0', text.len)) {
-		sb_addf(err, "%s:1: not a theme file (it holds NUL bytes)",
-			path.buf);
+	/* A regular file only (a FIFO must not block), of THEME_FILE_MAX
+	 * bytes at most, without NUL bytes. */
+	if (read_data_file(path.buf, "theme file", THEME_FILE_MAX, &text,
+			   err) < 0) {
+		if (!is_file)
+			sb_adds(err, " (themes: default, light, mono, "
+				"high-contrast, or a FILE)");
 	} else if (theme_parse(path.buf, text.buf, t, is_default, err) == 0) {
 		const char *base = strrchr(name_or_file, '/');
 		base = base ? base + 1 : name_or_file;

@@ -36,6 +36,9 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err);
 int theme_parse(const char *path, const char *text, struct theme *t,
 		int complete, struct strbuf *err);
 
+/* The largest theme file read (a theme has a line per item). */
+#define THEME_FILE_MAX (64u * 1024)
+
 /* The built-in theme names, in the order the t key cycles them. */
 extern const char *const theme_names[];
 #define THEME_COUNT 4

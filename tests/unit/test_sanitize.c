@@ -27,7 +27,52 @@ static void test_printable_ascii_unchanged(void **state)
 	      "[stream.cc:728]11803 Setup:Alloc sq cq failed, stream_id=2047",
 	      "[ERROR] RUNTIME(11803,rtstest_host):2026-07-09-21:52:24.482.342 "
 	      "[stream.cc:728]11803 Setup:Alloc sq cq failed, stream_id=2047");
-	CHECK(" !~\\{}", " !~\\{}");
+	CHECK(" !~{}", " !~{}");
+}
+
+/* A literal backslash is doubled: the text \x1b in a name must not look
+ * like an escaped ESC. */
+static void test_backslash_escaped(void **state)
+{
+	(void)state;
+	CHECK("\\", "\\\\");
+	CHECK("name\\x1b[2J", "name\\\\x1b[2J");
+	CHECK("a\\\x1b", "a\\\\\\x1b");
+	CHECK("C:\\logs\\plog", "C:\\\\logs\\\\plog");
+}
+
+/* Invisible and bidirectional formatting characters are spelt out. */
+static void test_invisible_characters(void **state)
+{
+	(void)state;
+	CHECK("a\xd8\x9c" "b", "a\\u061cb");		/* ARABIC LETTER MARK */
+	CHECK("a\xe2\x80\x8b" "b", "a\\u200bb");	/* ZERO WIDTH SPACE */
+	CHECK("a\xe2\x80\x8c\xe2\x80\x8d", "a\\u200c\\u200d");
+	CHECK("\xe2\x81\xa0\xe2\x81\xa4", "\\u2060\\u2064");
+	CHECK("\xef\xbb\xbfx", "\\ufeffx");
+	CHECK("\xe1\xa0\x8e", "\\u180e");
+	CHECK("soft\xc2\xad" "hyphen", "soft\\u00adhyphen");
+	CHECK("\xf3\xa0\x80\x81", "\\ue0001");		/* LANGUAGE TAG */
+	/* Visible neighbours pass. */
+	CHECK("\xe2\x80\x90", "\xe2\x80\x90");		/* HYPHEN */
+	CHECK("\xd8\xa8", "\xd8\xa8");			/* ARABIC BEH */
+}
+
+/* For a terminal whose charset is not UTF-8: no byte >= 0x80 at all. */
+static void test_escape_8bit(void **state)
+{
+	struct strbuf clean = STRBUF_INIT, out = STRBUF_INIT;
+	(void)state;
+
+	static const char in[] = "csi\x9b" "2J \xe9t\xc3\xa9 \\x9b";
+	sanitize(&clean, in, sizeof in - 1);
+	escape_8bit(&out, clean.buf, clean.len);
+	assert_string_equal(sb_str(&out),
+			    "csi\\x9b2J \\xe9t\\xc3\\xa9 \\\\x9b");
+	for (size_t i = 0; i < out.len; i++)
+		assert_true((unsigned char)out.buf[i] < 0x80);
+	sb_free(&clean);
+	sb_free(&out);
 }
 
 static void test_empty_input(void **state)
@@ -150,9 +195,19 @@ static void test_output_never_holds_controls(void **state)
 			if (c == 0xc2 && i + 1 < out.len)
 				assert_false((unsigned char)out.buf[i + 1] < 0xa0);
 		}
+		/* Sanitised text is clean: a second pass only doubles its
+		 * backslashes (escapes stay readable as what they were). */
+		struct strbuf doubled = STRBUF_INIT;
+		for (size_t i = 0; i < out.len; i++) {
+			if (out.buf[i] == '\\')
+				sb_addc(&doubled, '\\');
+			sb_addc(&doubled, out.buf[i]);
+		}
 		sanitize(&again, out.buf ? out.buf : "", out.len);
-		assert_int_equal(again.len, out.len);
-		assert_memory_equal(sb_str(&again), sb_str(&out), out.len);
+		assert_int_equal(again.len, doubled.len);
+		assert_memory_equal(sb_str(&again), sb_str(&doubled),
+				    doubled.len);
+		sb_free(&doubled);
 		sb_free(&out);
 		sb_free(&again);
 	}
@@ -212,6 +267,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_printable_ascii_unchanged),
 		cmocka_unit_test(test_empty_input),
+		cmocka_unit_test(test_backslash_escaped),
+		cmocka_unit_test(test_invisible_characters),
+		cmocka_unit_test(test_escape_8bit),
 		cmocka_unit_test(test_utf8_chinese_unchanged),
 		cmocka_unit_test(test_escape_sequences),
 		cmocka_unit_test(test_c0_controls_del_tab_nul),

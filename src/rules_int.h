@@ -1,0 +1,98 @@
+/* Inside the rules: what the loader (rules_load.c) and the matcher
+ * (rules.c) share.  Not for other modules; tests may use it. */
+#ifndef PLOGTOP_RULES_INT_H
+#define PLOGTOP_RULES_INT_H
+
+#ifndef PCRE2_CODE_UNIT_WIDTH
+#define PCRE2_CODE_UNIT_WIDTH 8
+#endif
+
+#include <pcre2.h>
+#include <stdint.h>
+
+#include "prefilter.h"
+#include "rules.h"
+
+#define LEVEL_BIT(l) (1u << (l))
+#define DEFAULT_LEVELS (LEVEL_BIT(LEVEL_ERROR) | LEVEL_BIT(LEVEL_SCREEN))
+
+/* Limits on what one PCRE2 match may cost, so that a catastrophic user
+ * rule cannot hang plogtop: steps of the matcher (PCRE2's default is ten
+ * million), nested backtracking depth, and heap (KiB) for it.  A match
+ * that reaches one counts as no match and as a limit hit. */
+#define RULE_MATCH_LIMIT 1000000u
+#define RULE_DEPTH_LIMIT 10000u
+#define RULE_HEAP_LIMIT (16u * 1024)
+
+struct sample {
+	char *text;
+	int must_match;
+	unsigned long line;
+};
+
+/* When a rule is tried: roles that shape chains on every line; evidence
+ * (and vetoes, and reported codes) on every line that a combined
+ * prefilter lets through; plain fields only for chains that turned out to
+ * be incidents. */
+enum stage { STAGE_ROLE, STAGE_EVIDENCE, STAGE_FIELDS };
+
+struct rule {
+	struct rule_info info;
+	enum stage stage;
+	char *name;
+	char *pattern;
+	pcre2_code *re;
+	unsigned levels;
+	char *file;
+	unsigned long line;
+	unsigned long class_line;	/* of the last code/resource/cause key */
+	struct sample *samples;
+	size_t nsamples;
+};
+
+/* Rules by name, for replacing and for duplicates in constant time:
+ * open addressing over indexes into an array of rules. */
+struct rule_index {
+	size_t *slot;		/* index + 1; 0 is empty */
+	size_t cap, n;
+};
+
+struct ruleset {
+	struct rule **rules;
+	size_t n, cap;
+	struct rule_index names;
+	pcre2_match_data *md;
+	uint32_t max_pairs;
+	pcre2_match_context *mctx;	/* the limits above */
+	unsigned long limit_hits;
+	struct prefilter *prefilter;	/* of the evidence rules */
+	unsigned char *cand;		/* scratch: the candidates of a line */
+};
+
+/* Compiles a pattern as every rule is compiled (UTF, invalid UTF
+ * tolerated); NULL with PCRE2's error code and offset. */
+pcre2_code *rule_compile(const char *pattern, int *errcode,
+			 PCRE2_SIZE *erroff);
+/* A match context with the limits above. */
+pcre2_match_context *rule_match_context(void);
+/* Runs a pattern: 1 on a match, 0 on none, -1 when a limit was hit. */
+int rule_exec(const pcre2_code *re, const char *text, size_t len,
+	      size_t start, uint32_t options, pcre2_match_data *md,
+	      pcre2_match_context *mc);
+
+void rule_free(struct rule *r);
+int role_from_name(const char *s);	/* -1 when unknown */
+
+/* The position of name in rules[] through ix, or (size_t)-1. */
+size_t rule_index_find(const struct rule_index *ix, struct rule *const *rules,
+		       const char *name);
+/* Records rules[i] (whose name is not there yet). */
+void rule_index_add(struct rule_index *ix, struct rule *const *rules,
+		    size_t i);
+void rule_index_free(struct rule_index *ix);
+
+/* Adds freshly loaded rules to the set, each replacing the one of its
+ * name, and rebuilds the prefilter.  Takes ownership of the rules. */
+void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n);
+
+#endif
