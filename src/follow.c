@@ -169,6 +169,7 @@ static struct tail *add_tail(struct follower *fw, const char *path,
 		fw->captails = fw->captails ? 2 * fw->captails : 64;
 		fw->tails = xrealloc(fw->tails, fw->captails * sizeof *fw->tails);
 	}
+	t->slot = fw->ntails;
 	fw->tails[fw->ntails++] = t;
 	fw->generation++;
 	return t;
@@ -194,10 +195,12 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			continue;
 		}
 		feeder_flush(o->feeder);
-		if (holding(o))
+		if (holding(o)) {
 			i++;
-		else
+		} else {
+			o->in_pending = 0;
 			fw->pending[i] = fw->pending[--fw->npending];
+		}
 	}
 }
 
@@ -205,9 +208,9 @@ static void note_pending(struct follower *fw, struct tail *t)
 {
 	if (!holding(t))
 		return;
-	for (size_t i = 0; i < fw->npending; i++)
-		if (fw->pending[i] == t)
-			return;
+	if (t->in_pending)
+		return;
+	t->in_pending = 1;
 	if (fw->npending == fw->cappending) {
 		fw->cappending = fw->cappending ? 2 * fw->cappending : 16;
 		fw->pending = xrealloc(fw->pending,
@@ -216,8 +219,11 @@ static void note_pending(struct follower *fw, struct tail *t)
 	fw->pending[fw->npending++] = t;
 }
 
-static void forget_pending(struct follower *fw, const struct tail *t)
+static void forget_pending(struct follower *fw, struct tail *t)
 {
+	if (!t->in_pending)
+		return;
+	t->in_pending = 0;
 	for (size_t i = 0; i < fw->npending; i++)
 		if (fw->pending[i] == t)
 			fw->pending[i--] = fw->pending[--fw->npending];
@@ -234,15 +240,12 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 		*pp = dead->next;
 		free(dead);
 	}
-	for (size_t i = 0; i < fw->ntails; i++) {
-		if (fw->tails[i] == t) {
-			fw->tails[i] = fw->tails[--fw->ntails];
-			break;
-		}
-	}
-	for (size_t i = 0; i < fw->ndirty; i++)
-		if (fw->dirty[i] == t)
-			fw->dirty[i--] = fw->dirty[--fw->ndirty];
+	fw->tails[t->slot] = fw->tails[--fw->ntails];
+	fw->tails[t->slot]->slot = t->slot;
+	if (t->in_dirty)
+		for (size_t i = 0; i < fw->ndirty; i++)
+			if (fw->dirty[i] == t)
+				fw->dirty[i--] = fw->dirty[--fw->ndirty];
 	for (size_t i = 0; i < fw->nhist; i++)
 		if (fw->hist[i].t == t)
 			fw->hist[i].t = NULL;
@@ -466,9 +469,9 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 /* A file is read once per batch of events, however many it had. */
 void follow_mark_dirty(struct follower *fw, struct tail *t)
 {
-	for (size_t i = 0; i < fw->ndirty; i++)
-		if (fw->dirty[i] == t)
-			return;
+	if (t->in_dirty)
+		return;
+	t->in_dirty = 1;
 	if (fw->ndirty == fw->capdirty) {
 		fw->capdirty = fw->capdirty ? 2 * fw->capdirty : 64;
 		fw->dirty = xrealloc(fw->dirty, fw->capdirty * sizeof *fw->dirty);
@@ -479,8 +482,11 @@ void follow_mark_dirty(struct follower *fw, struct tail *t)
 void follow_read_dirty(struct follower *fw, unsigned long long now)
 {
 	/* follow_read_tail may drop a tail: take the list first. */
-	while (fw->ndirty)
-		follow_read_tail(fw, fw->dirty[--fw->ndirty], now);
+	while (fw->ndirty) {
+		struct tail *t = fw->dirty[--fw->ndirty];
+		t->in_dirty = 0;
+		follow_read_tail(fw, t, now);
+	}
 }
 
 static void read_stdin(struct follower *fw, unsigned long long now)
@@ -533,10 +539,12 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 		if (linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + PARTIAL_QUIET_MS)
 			tail_flush(t);
-		if (holding(t))
+		if (holding(t)) {
 			i++;
-		else
+		} else {
+			t->in_pending = 0;
 			fw->pending[i] = fw->pending[--fw->npending];
+		}
 	}
 }
 

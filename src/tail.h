@@ -34,6 +34,8 @@ struct tail {
 	unsigned long truncated_seen;	/* of ls.truncated, in the stats */
 	int more;		/* the last read stopped at its budget */
 	int in_backlog;		/* listed in the follower's backlog */
+	int in_dirty, in_pending;	/* and in its other lists */
+	size_t slot;		/* its index in the follower's tails */
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
