@@ -27,10 +27,44 @@
 #define EXIT_INCIDENTS 1
 #define EXIT_TROUBLE 2
 
+/* Messages name paths and quote data files: sanitised, and ASCII only
+ * for a terminal whose charset is not UTF-8. */
 static int fail(const char *msg)
 {
-	fprintf(stderr, "plogtop: %s\n", msg);
+	struct strbuf clean = STRBUF_INIT, ascii = STRBUF_INIT;
+
+	sanitize(&clean, msg, strlen(msg));
+	if (!locale_is_utf8())
+		escape_8bit(&ascii, clean.buf, clean.len);
+	fprintf(stderr, "plogtop: %s\n", sb_str(ascii.len ? &ascii : &clean));
+	sb_free(&clean);
+	sb_free(&ascii);
 	return EXIT_TROUBLE;
+}
+
+/* The text report for a terminal whose charset is not UTF-8: every byte
+ * >= 0x80 spelt out, as one of them may be a C1 control there. */
+static int report_text_8bit(const struct model *m,
+			    const struct report_opts *ro, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return -1;
+	int rc = report_text(m, ro, mem);
+	if (fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0) {
+		struct strbuf ascii = STRBUF_INIT;
+		escape_8bit(&ascii, buf, len);
+		if (fwrite(ascii.buf, 1, ascii.len, out) != ascii.len)
+			rc = -1;
+		sb_free(&ascii);
+	}
+	free(buf);
+	return rc;
 }
 
 static struct ruleset *load_rules(const struct options *o)
@@ -119,12 +153,16 @@ static int check_default_root(const struct options *o)
 
 	if (!o->default_root || stat(o->paths[0], &st) == 0)
 		return 0;
+	int e = errno;
+	struct strbuf msg = STRBUF_INIT;
+	sb_addf(&msg, "no plog directory at %s (%s)", o->paths[0], strerror(e));
+	fail(msg.buf);
+	sb_free(&msg);
 	fprintf(stderr,
-		"plogtop: no plog directory at %s (%s)\n"
 		"plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
 		"$ASCEND_WORK_PATH/log, else $HOME/ascend/log;\n"
 		"plogtop: set one of them, or name a directory or file: "
-		"plogtop PATH\n", o->paths[0], strerror(errno));
+		"plogtop PATH\n");
 	return -1;
 }
 
@@ -275,6 +313,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = read_all(o, rs, &m, tmp ? &js : NULL, &err);
 	m.stats.seconds = seconds_since(&t0);
+	m.stats.match_limit_hits = ruleset_limit_hits(rs);
 	if (rc == 0 && tmp && js.err) {
 		sb_addf(&err, "writing the report's incidents to a temporary "
 			"file: %s", strerror(js.err));
@@ -296,7 +335,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		.incidents = tmp ? &js : NULL,
 	};
 	rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
-				      : report_text(&m, &ro, stdout);
+		: locale_is_utf8() ? report_text(&m, &ro, stdout)
+				   : report_text_8bit(&m, &ro, stdout);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = -1;
 	int status = m.n ? EXIT_INCIDENTS : EXIT_CLEAN;

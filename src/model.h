@@ -96,6 +96,7 @@ struct scan_stats {
 	size_t files, lines;
 	unsigned long long bytes;
 	size_t truncated_lines;
+	unsigned long match_limit_hits;	/* rule matches PCRE2 gave up on */
 	double seconds;
 };
 

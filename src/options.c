@@ -7,6 +7,7 @@
 
 #include "model.h"
 #include "options.h"
+#include "sanitize.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -122,10 +123,16 @@ static const struct option long_options[] = {
 	{ NULL, 0, NULL, 0 },
 };
 
+/* The argument is quoted sanitised: it may be a path with anything in
+ * it. */
 static int usage_error(const char *what, const char *arg)
 {
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, arg, strlen(arg));
 	fprintf(stderr, "plogtop: %s '%s'\nTry 'plogtop --help' for more "
-		"information.\n", what, arg);
+		"information.\n", what, sb_str(&clean));
+	sb_free(&clean);
 	return 2;
 }
 
@@ -151,9 +158,10 @@ static int seconds_arg(const char *opt, const char *arg, unsigned *ms)
 	double v = strtod(arg, &end);
 
 	if (!*arg || *end || !(v >= 0.01 && v <= 86400)) {
-		fprintf(stderr, "plogtop: %s needs seconds from 0.01 to 86400: "
-			"'%s'\nTry 'plogtop --help' for more information.\n",
-			opt, arg);
+		struct strbuf what = STRBUF_INIT;
+		sb_addf(&what, "%s needs seconds from 0.01 to 86400:", opt);
+		usage_error(what.buf, arg);
+		sb_free(&what);
 		return 2;
 	}
 	*ms = (unsigned)(v * 1000 + 0.5);

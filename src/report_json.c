@@ -84,8 +84,9 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 {
 	sb_addf(sb, "  \"scan\": {\"files\": %zu, \"bytes\": %llu, "
 		"\"lines\": %zu, \"seconds\": %.3f, \"truncated_lines\": %zu, "
-		"\"since\": ", m->stats.files, m->stats.bytes, m->stats.lines,
-		m->stats.seconds, m->stats.truncated_lines);
+		"\"match_limit_hits\": %lu, \"since\": ", m->stats.files,
+		m->stats.bytes, m->stats.lines, m->stats.seconds,
+		m->stats.truncated_lines, m->stats.match_limit_hits);
 	json_time(sb, m->since);
 	sb_addf(sb, ", \"filtered\": %zu, \"problems\": [", m->filtered);
 	for (size_t i = 0; i < m->nproblems; i++) {

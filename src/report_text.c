@@ -144,6 +144,11 @@ static void header(struct strbuf *sb, const struct model *m,
 		m->stats.files, m->stats.files == 1 ? "" : "s", m->stats.lines,
 		m->stats.lines == 1 ? "" : "s",
 		(double)m->stats.bytes / 1e6, m->stats.seconds);
+	if (m->stats.match_limit_hits)
+		sb_addf(sb, "%sLimits: %lu rule match%s stopped at PCRE2's match "
+			"limit: a rule costs too much (plogtop-rules(5))%s\n",
+			RED(o), m->stats.match_limit_hits,
+			m->stats.match_limit_hits == 1 ? "" : "es", OFF(o));
 	if (m->since != LOGTIME_UNKNOWN) {
 		char iso[LOGTIME_ISO_LEN];
 		logtime_iso(m->since, iso);

@@ -39,9 +39,9 @@ enum role {
 };
 
 /* Limits on what a rules file may ask for (documented in
- * doc/plogtop-rules.5): its size, and the rules of a set.  Each match
+ * doc/plogtop-rules.5): its size, and the rules in it.  Each match
  * is bounded too (rules_int.h). */
-#define RULES_FILE_MAX (4u << 20)
+#define RULES_FILE_MAX (16u << 20)
 #define RULES_MAX 100000u
 
 struct rule;

@@ -25,7 +25,6 @@ struct loader {
 	struct rule **rules;
 	size_t n, cap;
 	struct rule_index names;	/* of this file's rules */
-	size_t installed;		/* rules in the set already */
 	pcre2_match_context *mctx;
 };
 
@@ -318,7 +317,7 @@ static int start_rule(struct loader *ld, char *s)
 	if (rule_index_find(&ld->names, ld->rules, name) != (size_t)-1)
 		return fail(ld, ld->lineno, "rule '%s' is defined "
 			    "twice in this file", name);
-	if (ld->n + ld->installed >= RULES_MAX)
+	if (ld->n >= RULES_MAX)
 		return fail(ld, ld->lineno, "more than %u rules: that is "
 			    "the limit", RULES_MAX);
 	struct rule *r = xcalloc(1, sizeof *r);
@@ -371,8 +370,7 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		      size_t len, struct strbuf *err)
 {
 	struct loader ld = {
-		.path = path, .err = err, .installed = rs->n,
-		.mctx = rs->mctx,
+		.path = path, .err = err, .mctx = rs->mctx,
 	};
 	const char *p = text, *end = text + len;
 	int rc = 0;
