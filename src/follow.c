@@ -510,8 +510,10 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 					now) < 0) {
 			if (n < 0)
 				follow_say(fw, "standard input", strerror(errno));
-			if (t->skip_why)
+			if (t->skip_why) {
 				model_skip(fw->m, t->path, t->skip_why);
+				follow_say(fw, "standard input", t->skip_why);
+			}
 			tail_flush(t);
 			t->stdin_eof = 1;
 			return;
