@@ -1,39 +1,134 @@
 #!/bin/sh
-# plogtop set-up for a fresh Debian or Ubuntu machine.
-#   ./setup.sh run     install what is missing, build, and run plogtop on
-#                      your logs (or its demo if you have none yet)
-#   ./setup.sh check   install what is missing, build, and run the tests
-# Packages are installed with apt-get, through sudo when not root.  The
-# build goes to _build/ (override with BUILD=dir); CFLAGS is passed on.
+# plogtop set-up on a fresh machine: Debian or Ubuntu (apt-get), or
+# openEuler, EulerOS, Kylin, Fedora or RHEL (dnf or yum).
+#   ./setup.sh run       install what building and running need, build,
+#                        and run plogtop on your logs (or its demo if you
+#                        have none yet)
+#   ./setup.sh check     install that and what the tests need, build, and
+#                        run the whole test suite
+#   ./setup.sh packages  install what building the .deb and the .rpm needs
+#                        (CI uses it; see debian/ and plogtop.spec)
+# Packages are installed through sudo when not root.  The build goes to
+# _build/ (override with BUILD=dir), quietly: configure, make and the
+# package manager write to _build/setup.log, shown only when a step fails.
+# CFLAGS is passed on to configure.
+#   SETUP_PKG=apt|dnf|yum  the package manager (default: the one found)
+#   SETUP_DRY_RUN=1        print the install command and stop
 set -eu
 
 cd "$(dirname "$0")"
 here=$(pwd)
 build=${BUILD:-_build}
-packages="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev
-	libcmocka-dev jq python3 tmux prometheus prometheus-node-exporter"
+case $build in /*) ;; *) build=$here/$build ;; esac
+log=$build/setup.log
+
+# What building and running need, what the tests add, and what the
+# packages need, per package manager.  Optional test packages (not in
+# every distribution's repositories) only make some tests skip.
+apt_run="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev"
+apt_check="libcmocka-dev jq python3 tmux clang libclang-rt-dev prometheus
+	prometheus-node-exporter"
+apt_check_optional=
+apt_packages="dpkg-dev debhelper lintian fakeroot rpm cpio"
+rpm_run="gcc make autoconf automake pkgconf-pkg-config pcre2-devel
+	ncurses-devel"
+rpm_check="libcmocka-devel jq python3 tmux clang compiler-rt"
+rpm_check_optional="golang-github-prometheus golang-github-prometheus-node-exporter"
+rpm_packages="rpm-build"
+
+pkg_manager() {
+	if [ -n "${SETUP_PKG:-}" ]; then
+		echo "$SETUP_PKG"
+	elif command -v apt-get >/dev/null 2>&1; then
+		echo apt
+	elif command -v dnf >/dev/null 2>&1; then
+		echo dnf
+	elif command -v yum >/dev/null 2>&1; then
+		echo yum
+	else
+		echo none
+	fi
+}
+
+# packages MODE: required packages; optional MODE: the optional ones.
+packages() {
+	case $pm in apt) p=apt ;; *) p=rpm ;; esac
+	case $1 in
+	run) eval echo \$${p}_run ;;
+	check) eval echo \$${p}_run \$${p}_check ;;
+	packages) eval echo \$${p}_run \$${p}_packages ;;
+	esac
+}
+optional() {
+	case $pm in apt) p=apt ;; *) p=rpm ;; esac
+	[ "$1" = check ] && eval echo \$${p}_check_optional || true
+}
+
+installed() {
+	case $pm in
+	apt) dpkg-query -W -f='${Status}' "$1" 2>/dev/null |
+		grep -q "ok installed" ;;
+	*) rpm -q --whatprovides "$1" >/dev/null 2>&1 ;;
+	esac
+}
+
+# The command that installs $1 (required) and $2 (optional, may fail).
+install_cmd() {
+	sudo=
+	[ "$(id -u)" -eq 0 ] || sudo="sudo "
+	case $pm in
+	apt)
+		echo "${sudo}apt-get update -qq"
+		[ -z "$1" ] || echo "${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $1"
+		[ -z "$2" ] || echo "${sudo}env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $2 || true" ;;
+	dnf|yum)
+		[ -z "$1" ] || echo "${sudo}$pm install -y -q $1"
+		[ -z "$2" ] || echo "${sudo}$pm install -y -q --skip-broken $2 || true" ;;
+	esac
+}
 
 install_missing() {
-	missing=
-	for p in $packages; do
-		dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
-			grep -q "ok installed" || missing="$missing $p"
-	done
-	[ -z "$missing" ] && return 0
-	echo "setup: installing$missing"
-	sudo=
-	[ "$(id -u)" -eq 0 ] || sudo=sudo
-	$sudo apt-get update -qq
-	DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing
+	pm=$(pkg_manager)
+	case $pm in
+	apt|dnf|yum) ;;
+	*) echo "setup: no apt-get, dnf or yum here: install $(SETUP_PKG=apt; pm=apt; packages "$1") (or your system's names for them) and run ./setup.sh again" >&2
+	   exit 1 ;;
+	esac
+	need=$(packages "$1")
+	maybe=$(optional "$1")
+	if [ -n "${SETUP_DRY_RUN:-}" ]; then
+		install_cmd "$(echo $need)" "$(echo $maybe)"
+		exit 0
+	fi
+	missing= missing_opt=
+	for p in $need; do installed "$p" || missing="$missing $p"; done
+	for p in $maybe; do installed "$p" || missing_opt="$missing_opt $p"; done
+	[ -z "$missing$missing_opt" ] && return 0
+	echo "setup: installing$missing$missing_opt (log: $log)"
+	install_cmd "${missing# }" "${missing_opt# }" >"$build/setup.install"
+	quietly sh -e "$build/setup.install"
+}
+
+# Runs a command with its output in the log; on failure shows the end.
+quietly() {
+	if ! "$@" >>"$log" 2>&1; then
+		echo "setup: failed: $*" >&2
+		tail -n 30 "$log" | sed 's/^/  | /' >&2
+		echo "setup: the whole log is $log" >&2
+		exit 1
+	fi
 }
 
 build() {
-	[ -x configure ] && [ configure -nt configure.ac ] &&
-		[ configure -nt Makefile.am ] || autoreconf -fi
-	mkdir -p "$build"
+	echo "setup: building in $build (log: $log)"
+	if ! { [ -x configure ] && [ configure -nt configure.ac ] &&
+	       [ configure -nt Makefile.am ]; }; then
+		quietly autoreconf -fi
+	fi
 	cd "$build"
-	[ -f Makefile ] || "$here/configure" ${CFLAGS:+CFLAGS="$CFLAGS"}
-	make -j"$(nproc)"
+	[ -f Makefile ] ||
+		quietly "$here/configure" ${CFLAGS:+CFLAGS="$CFLAGS"}
+	quietly make -j"$(nproc)" "$@"
 }
 
 # The default log root as plogtop finds it.  When it holds no plog file
@@ -53,10 +148,19 @@ run_plogtop() {
 	fi
 }
 
-case ${1:-} in
+mode=${1:-}
+case $mode in
+run|check|packages) ;;
+*)
+	echo "usage: ./setup.sh run|check|packages" >&2
+	exit 2
+	;;
+esac
+[ -n "${SETUP_DRY_RUN:-}" ] || { mkdir -p "$build"; : >"$log"; }
+install_missing "$mode"
+case $mode in
 run)
 	shift
-	install_missing
 	build
 	status=0
 	run_plogtop "$@" || status=$?
@@ -64,12 +168,12 @@ run)
 	[ "$status" -le 1 ]
 	;;
 check)
-	install_missing
-	build
+	# The test programs are built quietly too; make check then shows
+	# only the tests.
+	build all check TESTS=
 	make check || { cat test-suite.log; exit 1; }
 	;;
-*)
-	echo "usage: ./setup.sh run|check" >&2
-	exit 2
+packages)
+	echo "setup: the packaging tools are installed"
 	;;
 esac
