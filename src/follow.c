@@ -20,13 +20,13 @@
 
 /* A record is given to the classifier once its file has been quiet this
  * long: a header-less continuation comes in the same write. */
-#define RECORD_QUIET_MS 30
+#define RECORD_QUIET_MS 10
 /* A last line without its newline is taken as it is after this long. */
 #define PARTIAL_QUIET_MS 5000
 /* Chains: a complete one closes after QUIET_DONE ms without a new line;
  * one still waiting for its API boundary, probably in the logger's next
  * batch, after QUIET_OPEN ms. */
-#define QUIET_DONE_MS 120
+#define QUIET_DONE_MS 50
 #define QUIET_OPEN_MS 2500
 
 unsigned long long monotonic_ms(void)
