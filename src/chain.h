@@ -15,7 +15,7 @@
 /* Open chains before the stalest is closed.  Thousands of threads can
  * fail at once with their lines interleaved; closing a chain that is
  * still being written would split it, so the cap is far above that. */
-#define MAX_OPEN 16384
+#define MAX_OPEN 8192
 #define MAX_EVIDENCE 16		/* evidence items one line may give */
 #define MAX_RAW_BYTES 2048	/* of one raw line */
 #define MAX_SEEN_BYTES 8192	/* of the text the rules saw of a line */
@@ -69,8 +69,8 @@ struct chain {
 	int spaced;		/* double-spaced: a blank line after each */
 	int headless;		/* a TraceBack whose heading was cut off */
 	int call;		/* a line names the API call that failed */
-	uint32_t locs[MAX_LOCS];
-	size_t nlocs;
+	uint32_t *locs;		/* grown as needed, up to MAX_LOCS */
+	size_t nlocs, caplocs;
 	uint32_t lastloc, lasttext;
 	int code_w[3];
 	enum resource res[3];
@@ -85,8 +85,9 @@ struct chain {
 		char *text;
 		size_t len;
 		enum plog_level level;
-	} seen[MAX_RAW];
-	size_t nseen;
+	} *seen;		/* grown as needed, up to MAX_RAW */
+	size_t nseen, capseen;
+	struct chain *older, *newer;	/* in the classifier's LRU list */
 };
 
 /* What is left of a chain closed for being quiet: enough to know that a
@@ -106,6 +107,9 @@ struct classifier {
 	void *ctx;
 	struct chain **open;
 	size_t nopen, capopen;
+	struct chain *oldest, *newest;	/* every open chain, by last use */
+	logtime_t latest;	/* the latest log time seen */
+	unsigned long fed;	/* plog records fed, for the sweep */
 	struct chain **bucket;	/* plog chains by pid, tid and name */
 	size_t nbuckets;	/* a power of two */
 	unsigned long long tick;
@@ -129,6 +133,8 @@ void chain_close(struct classifier *c, struct chain *ch);
 void chain_append(struct chain *ch, const struct record *rec);
 void chain_merge_evidence(struct chain *ch, const struct facts *f);
 enum code chain_best_code(const struct chain *ch);
+/* Marks a chain as just used (its order, and the stalest-first list). */
+void chain_touch(struct classifier *c, struct chain *ch);
 
 /* chain_index.c */
 uint32_t chain_hash(const char *s, size_t n);

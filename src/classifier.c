@@ -26,6 +26,8 @@ static void chain_free(struct chain *ch)
 {
 	for (size_t i = 0; i < ch->nseen; i++)
 		free(ch->seen[i].text);
+	free(ch->seen);
+	free(ch->locs);
 	incident_free(ch->inc);
 	free(ch->name);
 	free(ch->prefix);
@@ -216,6 +218,34 @@ static void finish_incident(struct chain *ch, struct incident *inc,
 	incident_sort_fields(inc);
 }
 
+/* Open chains in order of last use, so the stalest is found at once. */
+static void lru_unlink(struct classifier *c, struct chain *ch)
+{
+	if (ch->older)
+		ch->older->newer = ch->newer;
+	else if (c->oldest == ch)
+		c->oldest = ch->newer;
+	if (ch->newer)
+		ch->newer->older = ch->older;
+	else if (c->newest == ch)
+		c->newest = ch->older;
+	ch->older = ch->newer = NULL;
+}
+
+void chain_touch(struct classifier *c, struct chain *ch)
+{
+	ch->order = ++c->order;
+	if (c->newest == ch)
+		return;
+	lru_unlink(c, ch);
+	ch->older = c->newest;
+	if (c->newest)
+		c->newest->newer = ch;
+	else
+		c->oldest = ch;
+	c->newest = ch;
+}
+
 void chain_close_at(struct classifier *c, size_t i)
 {
 	struct chain *ch = c->open[i];
@@ -225,6 +255,7 @@ void chain_close_at(struct classifier *c, size_t i)
 
 	if (!ch->screen)
 		chain_unindex(c, ch);
+	lru_unlink(c, ch);
 	c->open[i] = c->open[--c->nopen];
 	c->open[i]->slot = i;
 	if (code != CODE_NONE) {
@@ -246,12 +277,7 @@ void chain_close(struct classifier *c, struct chain *ch)
  * that fail at once, it is one that has ended. */
 static void close_stalest(struct classifier *c)
 {
-	size_t oldest = 0;
-
-	for (size_t i = 1; i < c->nopen; i++)
-		if (c->open[i]->order < c->open[oldest]->order)
-			oldest = i;
-	chain_close_at(c, oldest);
+	chain_close(c, c->oldest);
 }
 
 struct chain *chain_open(struct classifier *c, const struct record *rec)
@@ -262,7 +288,7 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 	if (c->nopen == MAX_OPEN)
 		close_stalest(c);
 	ch->screen = rec->level == LEVEL_SCREEN;
-	ch->order = ++c->order;
+	chain_touch(c, ch);
 	if (ch->screen) {
 		ch->file = rec->file;
 		ch->prefix = xmalloc(rec->prefixlen + 1);
@@ -378,12 +404,23 @@ void chain_append(struct chain *ch, const struct record *rec)
 	}
 	if (rec->srcloclen) {
 		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
-		if (ch->nlocs < MAX_LOCS)
+		if (ch->nlocs == ch->caplocs && ch->caplocs < MAX_LOCS) {
+			ch->caplocs = ch->caplocs ? 2 * ch->caplocs : 8;
+			ch->locs = xrealloc(ch->locs,
+					    ch->caplocs * sizeof *ch->locs);
+		}
+		if (ch->nlocs < ch->caplocs)
 			ch->locs[ch->nlocs++] = h;
 		ch->lastloc = h;
 	}
 	ch->lasttext = chain_hash(rec->text, rec->len);
-	if (ch->nseen < MAX_RAW) {
+	if (ch->nseen == ch->capseen && ch->capseen < MAX_RAW) {
+		ch->capseen = ch->capseen ? 2 * ch->capseen : 4;
+		if (ch->capseen > MAX_RAW)
+			ch->capseen = MAX_RAW;
+		ch->seen = xrealloc(ch->seen, ch->capseen * sizeof *ch->seen);
+	}
+	if (ch->nseen < ch->capseen) {
 		size_t n = rec->len < MAX_SEEN_BYTES ? rec->len : MAX_SEEN_BYTES;
 		char *text = xmalloc(n + 1);
 		memcpy(text, rec->text, n);
@@ -418,6 +455,32 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 static int late_trailer(const struct classifier *c, const struct record *rec,
 			const struct facts *f);
 
+static void bury(struct classifier *c, const struct chain *ch);
+
+/* Chains whose last line is older, in log time, than any line of theirs
+ * could still be (a line more than CHAIN_GAP_USEC later starts another
+ * call; the logger's batches of other threads can be a little late)
+ * are done: closed now, so that a scan of millions of calls holds only
+ * the few still being written.  A few are looked at per sweep, oldest
+ * first. */
+#define SWEEP_SLACK_USEC 2000000
+static void sweep(struct classifier *c)
+{
+	int looked = 0;
+
+	for (struct chain *ch = c->oldest, *next; ch && looked < 64;
+	     ch = next, looked++) {
+		next = ch->newer;
+		if (ch->screen || ch->last == LOGTIME_UNKNOWN)
+			continue;
+		if (ch->last + CHAIN_GAP_USEC + SWEEP_SLACK_USEC >= c->latest)
+			break;
+		if (ch->boundary)
+			bury(c, ch);
+		chain_close(c, ch);
+	}
+}
+
 static void feed_plog(struct classifier *c, const struct record *rec)
 {
 	size_t i;
@@ -437,7 +500,11 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 	if (chain_has_role(f, ROLE_BOUNDARY))
 		ch->boundary = 1;
 	ch->tick = c->tick;
-	ch->order = ++c->order;
+	chain_touch(c, ch);
+	if (rec->time != LOGTIME_UNKNOWN && rec->time > c->latest)
+		c->latest = rec->time;
+	if (++c->fed % 256 == 0)
+		sweep(c);
 }
 
 void classifier_feed(struct classifier *c, const struct record *rec)
@@ -454,6 +521,9 @@ void classifier_flush(struct classifier *c)
 {
 	while (c->nopen)
 		chain_close_at(c, c->nopen - 1);
+	/* The next stream's clock starts again: an older process's lines
+	 * must not look stale beside this one's. */
+	c->latest = LOGTIME_UNKNOWN;
 }
 
 static int chain_done(const struct chain *ch)

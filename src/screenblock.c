@@ -234,7 +234,7 @@ static void add_line(struct classifier *c, struct chain *ch,
 	chain_merge_evidence(ch, &c->facts);
 	ch->call |= chain_has_role(&c->facts, ROLE_CALL);
 	ch->tick = c->tick;
-	ch->order = ++c->order;
+	chain_touch(c, ch);
 }
 
 /* A new heading ends every other block of the file whose prefix its line
