@@ -12,11 +12,15 @@ void json_string(struct strbuf *out, const char *s, size_t n)
 	sanitize(&clean, s, n);
 	sb_addc(out, '"');
 	/* The sanitiser leaves no control byte; only these two need it. */
-	for (size_t i = 0; i < clean.len; i++) {
-		char c = clean.buf[i];
-		if (c == '"' || c == '\\')
-			sb_addc(out, '\\');
-		sb_addc(out, c);
+	const char *p = sb_str(&clean);
+	for (;;) {
+		size_t run = strcspn(p, "\"\\");
+		sb_add(out, p, run);
+		if (!p[run])
+			break;
+		sb_addc(out, '\\');
+		sb_addc(out, p[run]);
+		p += run + 1;
 	}
 	sb_addc(out, '"');
 	sb_free(&clean);
@@ -43,6 +47,15 @@ void json_text(struct strbuf *out, const char *s)
 {
 	sb_addc(out, '"');
 	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		/* Plain text is copied a run at a time. */
+		size_t run = 0;
+		while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+			run++;
+		if (run) {
+			sb_add(out, p, run);
+			p += run - 1;
+			continue;
+		}
 		if (*p == '"' || *p == '\\')
 			sb_addf(out, "\\%c", *p);
 		else if (*p == '\n')

@@ -35,7 +35,7 @@ void sb_adds(struct strbuf *sb, const char *s)
 	sb_add(sb, s, strlen(s));
 }
 
-void sb_addc(struct strbuf *sb, char c)
+void sb_addc_slow(struct strbuf *sb, char c)
 {
 	sb_add(sb, &c, 1);
 }
@@ -44,13 +44,19 @@ void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
 {
 	va_list copy;
 
+	/* Formatted once into the room there is; again only if short. */
+	sb_grow(sb, 64);
 	va_copy(copy, ap);
-	int n = vsnprintf(NULL, 0, fmt, copy);
+	int n = vsnprintf(sb->buf + sb->len, sb->cap - sb->len, fmt, copy);
 	va_end(copy);
-	if (n < 0)
+	if (n < 0) {
+		sb->buf[sb->len] = '\0';
 		return;
-	sb_grow(sb, (size_t)n);
-	vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
+	if ((size_t)n >= sb->cap - sb->len) {
+		sb_grow(sb, (size_t)n);
+		vsnprintf(sb->buf + sb->len, (size_t)n + 1, fmt, ap);
+	}
 	sb->len += (size_t)n;
 }
 

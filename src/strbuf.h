@@ -16,7 +16,18 @@ struct strbuf {
 void sb_grow(struct strbuf *sb, size_t extra);
 void sb_add(struct strbuf *sb, const void *data, size_t len);
 void sb_adds(struct strbuf *sb, const char *s);
-void sb_addc(struct strbuf *sb, char c);
+void sb_addc_slow(struct strbuf *sb, char c);
+/* One byte: inline, since reports are written a byte at a time in
+ * places and a call per byte showed in profiles. */
+static inline void sb_addc(struct strbuf *sb, char c)
+{
+	if (sb->len + 2 <= sb->cap) {
+		sb->buf[sb->len++] = c;
+		sb->buf[sb->len] = '\0';
+	} else {
+		sb_addc_slow(sb, c);
+	}
+}
 void sb_addf(struct strbuf *sb, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void sb_vaddf(struct strbuf *sb, const char *fmt, va_list ap)
