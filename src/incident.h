@@ -21,6 +21,9 @@ struct rawline {
 };
 
 struct incident {
+	/* The host as the user named it; NULL for local input.  Set to a
+	 * model_host's name (model_add makes it so). */
+	const char *host;
 	long pid;		/* 0 when the log did not say */
 	char *name;
 	long tid;

@@ -13,6 +13,7 @@
 #include "dash.h"
 #include "datadir.h"
 #include "demo.h"
+#include "fleet.h"
 #include "follow.h"
 #include "live.h"
 #include "theme.h"
@@ -21,12 +22,14 @@
 #include "prom.h"
 #include "report.h"
 #include "sanitize.h"
+#include "xalloc.h"
 
 struct live {
 	const struct options *o;
 	const struct catalog *cat;
 	struct model m;
 	struct follower *fw;
+	struct fleet *fleet;	/* hosts read over ssh, or NULL */
 	char host[256];
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;
@@ -115,10 +118,16 @@ static void on_incident(void *ctx, const struct incident *inc)
 	/* Not counted (--since), or nothing prints it. */
 	if (lv->stop || lv->dashboard || !inc->proc)
 		return;
-	if (lv->o->format == FORMAT_NDJSON)
+	if (lv->o->format == FORMAT_NDJSON) {
 		report_incident_json(&sb, inc, lv->cat, lv->host);
-	else
+	} else {
+		/* A fleet's lines start with the host ("-": local). */
+		if (lv->fleet) {
+			put_value(&sb, inc->host ? inc->host : "-");
+			sb_addc(&sb, ' ');
+		}
 		incident_line(&sb, inc);
+	}
 	sb_addc(&sb, '\n');
 	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
 		lv->stop = 1;
@@ -155,7 +164,8 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 
 static void write_prom(struct live *lv, unsigned long long now, int force)
 {
-	unsigned long long gen = follower_generation(lv->fw);
+	unsigned long long gen = follower_generation(lv->fw) +
+				 fleet_generation(lv->fleet);
 	int due = now >= lv->prom_at + lv->o->interval_ms;
 
 	if (!lv->o->prom_file || lv->prom_gave_up)
@@ -176,7 +186,8 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 static int prom_timeout(const struct live *lv, unsigned long long now)
 {
 	if (!lv->o->prom_file || lv->prom_gave_up ||
-	    (!lv->prom_failed && follower_generation(lv->fw) == lv->prom_gen))
+	    (!lv->prom_failed && follower_generation(lv->fw) +
+	     fleet_generation(lv->fleet) == lv->prom_gen))
 		return -1;
 	unsigned long long due = lv->prom_at + lv->o->interval_ms;
 	return due <= now ? 0 : (int)(due - now);
@@ -327,25 +338,33 @@ static int draw_timeout(const struct live *lv, unsigned long long now)
 static void loop(struct live *lv, int sfd)
 {
 	unsigned long long demo_due = 0;
+	/* The loop's own four, then two per host of a fleet. */
+	size_t nfleet = lv->fleet ? fleet_npoll(lv->fleet) : 0;
+	struct pollfd *p = xcalloc(4 + nfleet, sizeof *p);
 
-	while (!lv->stop && !lv->prom_gave_up && !follower_finished(lv->fw)) {
+	while (!lv->stop && !lv->prom_gave_up &&
+	       (!follower_finished(lv->fw) || lv->fleet)) {
 		unsigned long long now = monotonic_ms();
 		int history = follower_reading_history(lv->fw);
-		struct pollfd p[4] = {
-			{ sfd, POLLIN, 0 },
-			{ follower_fd(lv->fw), POLLIN, 0 },
-			{ follower_stdin_fd(lv->fw), POLLIN, 0 },
-			{ lv->dashboard ? STDIN_FILENO : -1, POLLIN, 0 },
-		};
+		p[0] = (struct pollfd){ sfd, POLLIN, 0 };
+		p[1] = (struct pollfd){ follower_fd(lv->fw), POLLIN, 0 };
+		p[2] = (struct pollfd){ follower_stdin_fd(lv->fw), POLLIN, 0 };
+		p[3] = (struct pollfd){ lv->dashboard ? STDIN_FILENO : -1,
+					POLLIN, 0 };
+		size_t np = 4 + (lv->fleet ? fleet_pollfds(lv->fleet, p + 4,
+							   nfleet) : 0);
 		int timeout = min_timeout(follower_timeout(lv->fw, now),
 					  prom_timeout(lv, now));
+		if (lv->fleet)
+			timeout = min_timeout(timeout,
+					      fleet_timeout(lv->fleet, now));
 		timeout = min_timeout(timeout, draw_timeout(lv, now));
 		if (lv->demo)
 			timeout = min_timeout(timeout, demo_due > now
 					      ? (int)(demo_due - now) : 0);
 		if (history)
 			timeout = 0;
-		int n = poll(p, 4, timeout);
+		int n = poll(p, np, timeout);
 		if (n < 0 && errno != EINTR) {
 			perror("plogtop: poll");
 			break;
@@ -374,12 +393,15 @@ static void loop(struct live *lv, int sfd)
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
 				n > 0 && (p[2].revents & (POLLIN | POLLHUP)),
 				now);
+		if (lv->fleet)
+			fleet_handle(lv->fleet, p + 4, n > 0 ? np - 4 : 0, now);
 		model_maintain(&lv->m);
 		write_prom(lv, now, 0);
 		/* Paused or not, the clock and the header still move. */
 		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
 			draw(lv, now);
 	}
+	free(p);
 }
 
 static int start_dashboard(struct live *lv, struct strbuf *err)
@@ -397,6 +419,38 @@ static int start_dashboard(struct live *lv, struct strbuf *err)
 	tui_theme(&lv->tui, &lv->theme, &lv->mono);
 	lv->dash = dash_new(&lv->m, lv->cat, &lv->tui);
 	return 0;
+}
+
+/* Hosts named on the command line: read over ssh into the same model. */
+static struct fleet *start_fleet(struct live *lv)
+{
+	const struct options *o = lv->o;
+
+	if (!o->nhostpaths)
+		return NULL;
+	struct fleet_opts fo = {
+		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
+		.since_arg = o->since_arg, .on_incident = on_incident,
+		.on_message = on_message, .ctx = lv,
+	};
+	struct fleet *fl = fleet_new(&lv->m, &fo);
+	for (size_t i = 0; i < o->nhostpaths; i++)
+		fleet_add(fl, o->host_names[i], o->host_paths[i]);
+	return fl;
+}
+
+/* --hello: the stream says what it is before any incident, so that a
+ * plogtop reading it knows at once the host is up and speaks its
+ * version. */
+static void say_hello(struct live *lv)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	report_stream_hello(&sb, PACKAGE_VERSION, lv->host);
+	sb_addc(&sb, '\n');
+	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
+		lv->stop = 1;
+	sb_free(&sb);
 }
 
 static void roots_text(struct live *lv)
@@ -452,6 +506,7 @@ static int run(const struct options *o, struct ruleset *rs,
 		fprintf(stderr, "plogtop: %s\n", err.buf);
 		goto out;
 	}
+	lv.fleet = start_fleet(&lv);
 	roots_text(&lv);
 	if (dashboard && start_dashboard(&lv, &err) < 0) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);
@@ -463,6 +518,10 @@ static int run(const struct options *o, struct ruleset *rs,
 	if (sfd < 0)
 		perror("plogtop: signalfd");
 	follower_start(lv.fw, monotonic_ms());
+	if (o->hello)
+		say_hello(&lv);
+	if (lv.fleet)
+		fleet_start(lv.fleet, monotonic_ms());
 	/* The history is read in the loop, step by step, so that a signal
 	 * ends plogtop within a second however much there is to read; the
 	 * prom file is first written once it is read. */
@@ -491,6 +550,7 @@ static int run(const struct options *o, struct ruleset *rs,
 		close(sfd);
 out:
 	dash_free(lv.dash);
+	fleet_free(lv.fleet);
 	follower_free(lv.fw);
 	demo_free(lv.demo);
 	model_free(&lv.m);

@@ -14,6 +14,7 @@
 
 #include "catalog.h"
 #include "datadir.h"
+#include "fleet.h"
 #include "follow.h"
 #include "live.h"
 #include "prom.h"
@@ -248,14 +249,44 @@ static int read_all(const struct options *o, struct ruleset *rs,
 	return rc;
 }
 
-/* Never "no incident" about a path that gave nothing to read. */
-static int check_unread(const struct options *o, const struct model *m)
+static void on_host_incident(void *ctx, const struct incident *inc)
+{
+	/* Not counted: left out by --since. */
+	if (inc->proc)
+		json_stream_add(ctx, inc);
+}
+
+/* The hosts' reports, read in parallel into the same model after the
+ * local paths; returns how many hosts failed (each told on stderr). */
+static size_t read_hosts(const struct options *o, struct model *m,
+			 struct json_stream *js)
+{
+	if (!o->nhostpaths)
+		return 0;
+	struct fleet_opts fo = {
+		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
+		.since_arg = o->since_arg, .once = 1,
+		.timeout_ms = o->host_timeout_ms,
+		.on_incident = js ? on_host_incident : NULL, .ctx = js,
+	};
+	struct fleet *fl = fleet_new(m, &fo);
+	for (size_t i = 0; i < o->nhostpaths; i++)
+		fleet_add(fl, o->host_names[i], o->host_paths[i]);
+	size_t down = fleet_run_once(fl);
+	fleet_free(fl);
+	return down;
+}
+
+/* Never "no incident" about a path that gave nothing to read.  Only the
+ * first nlocal roots are this machine's: a host's say for themselves. */
+static int check_unread(const struct options *o, const struct model *m,
+			size_t nlocal)
 {
 	int bad = 0;
 
 	if (o->default_root)
 		return 0;	/* a host with no logs yet: nothing wrong */
-	for (size_t i = 0; i < m->nroots; i++) {
+	for (size_t i = 0; i < nlocal && i < m->nroots; i++) {
 		if (m->root_files[i])
 			continue;
 		struct strbuf msg = STRBUF_INIT;
@@ -312,6 +343,9 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	int rc = read_all(o, rs, &m, tmp ? &js : NULL, &err);
+	size_t nlocal = m.nroots, hosts_down = 0;
+	if (rc == 0)
+		hosts_down = read_hosts(o, &m, tmp ? &js : NULL);
 	m.stats.seconds = seconds_since(&t0);
 	m.stats.match_limit_hits = ruleset_limit_hits(rs);
 	if (rc == 0 && tmp && js.err) {
@@ -350,7 +384,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 			strerror(errno));
 		status = EXIT_TROUBLE;
 	}
-	if (check_unread(o, &m) < 0)
+	if (check_unread(o, &m, nlocal) < 0 || hosts_down)
 		status = EXIT_TROUBLE;
 	if (tmp)
 		fclose(tmp);

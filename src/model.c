@@ -180,6 +180,8 @@ static void settle(struct model *m)
 void model_free_process(struct model *m, struct process *p)
 {
 	live_forget(m, p);
+	if (p->host)
+		p->host->nprocs--;
 	free(p->name);
 	free(p->classes);
 	free(p->minutes);
@@ -236,6 +238,7 @@ void model_free(struct model *m)
 	free(m->skipped);
 	free(m->minutes);
 	liveness_free(&m->live_pids);
+	model_hosts_free(m);
 	memset(m, 0, sizeof *m);
 }
 
@@ -355,7 +358,10 @@ static struct name_count *find_name(struct model *m, const char *name)
 	return nc;
 }
 
+/* A process is a host, a pid and a name: the same pid on two hosts is
+ * two processes. */
 struct pkey {
+	const struct model_host *host;
 	long pid;
 	const char *name;
 };
@@ -365,14 +371,17 @@ static int proc_eq(const struct hnode *n, const void *key)
 	const struct process *p = (const struct process *)n;
 	const struct pkey *k = key;
 
-	return p->pid == k->pid && strcmp(p->name, k->name) == 0;
+	return p->host == k->host && p->pid == k->pid &&
+	       strcmp(p->name, k->name) == 0;
 }
 
-static struct process *find_process(struct model *m, long pid,
-				    const char *name)
+static struct process *find_process(struct model *m, struct model_host *host,
+				    long pid, const char *name)
 {
-	struct pkey key = { pid, name };
-	size_t h = htab_hash_str(name, (size_t)pid * 0x9e3779b97f4a7c15ULL);
+	struct pkey key = { host, pid, name };
+	size_t seed = (size_t)pid * 0x9e3779b97f4a7c15ULL +
+		      (host ? host->index + 1 : 0) * 0x85ebca6bU;
+	size_t h = htab_hash_str(name, seed);
 	struct process *p = (struct process *)
 		htab_find(&m->proc_index, h, proc_eq, &key);
 
@@ -382,6 +391,9 @@ static struct process *find_process(struct model *m, long pid,
 		live_make_room(m);
 	p = xcalloc(1, sizeof *p);
 	p->id = m->next_id++;
+	p->host = host;
+	if (host)
+		host->nprocs++;
 	p->pid = pid;
 	p->name = xstrdup(name);
 	p->first = p->last = LOGTIME_UNKNOWN;
@@ -454,7 +466,8 @@ void model_add(struct model *m, struct incident *inc)
 	m->n++;
 	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
 		m->by_code[inc->code]++;
-	struct process *p = find_process(m, inc->pid, inc->name);
+	struct model_host *host = inc->host ? model_host_count(m, inc) : NULL;
+	struct process *p = find_process(m, host, inc->pid, inc->name);
 	inc->proc = p;
 	count_in_process(m, p, inc);
 	struct name_count *nc = find_name(m, inc->name);

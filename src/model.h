@@ -47,9 +47,43 @@ struct minute {
 	unsigned n[RES_COUNT];
 };
 
+/* A host of a fleet (plogtop HOST:PATH, -H, --hosts): as the user named
+ * it, its connection's state, and counts of its incidents that are never
+ * folded.  Local input has no host: a process or an incident with host
+ * NULL.  Hosts are few (HOSTS_MAX) and live as long as the model. */
+enum host_state {
+	HOST_CONNECTING,	/* started, nothing heard yet */
+	HOST_UP,		/* its stream is flowing */
+	HOST_DOWN,		/* reason says why; retried in live modes */
+	HOST_DONE,		/* --once: its report was read */
+	HOST_STATE_COUNT
+};
+
+struct model_host {
+	struct hnode node;		/* by name */
+	char *name;			/* as the user named it */
+	size_t index;			/* in model.hosts */
+	enum host_state state;
+	char *reason;			/* why down (sanitised), else NULL */
+	unsigned long long state_ms;	/* when the state last changed */
+	unsigned long long retry_ms;	/* down: the next attempt */
+	unsigned attempts;		/* connections tried */
+	size_t n;			/* incidents counted */
+	size_t by_code[3];
+	size_t by_resource[RES_COUNT];
+	size_t nprocs;			/* processes tracked now */
+	logtime_t last;			/* its latest incident's log time */
+	unsigned long long seen_ms;	/* arrival of its last incident */
+	size_t dropped;			/* lines refused (too long, bad) */
+	/* --once: what it read, from its report. */
+	size_t files, lines;
+	unsigned long long bytes;
+};
+
 struct process {
-	struct hnode node;	/* by pid and name */
+	struct hnode node;	/* by host, pid and name */
 	size_t id;		/* 0, 1, 2... in the order processes were seen */
+	struct model_host *host;	/* NULL: local input */
 	long pid;
 	char *name;
 	size_t total;
@@ -150,6 +184,10 @@ struct model {
 	unsigned long long maintained_ms;
 	struct liveness live_pids;
 	struct incident *limbo;	/* the last added, until the next */
+	/* Hosts of a fleet, in the order they were named. */
+	struct model_host **hosts;
+	size_t nhosts;
+	struct htab host_index;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
 };
@@ -210,5 +248,21 @@ const struct incident *model_next_recent(const struct incident *inc);
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);
+
+/* ---- hosts (model_host.c) ---- */
+
+/* The host of that name, added (connecting) if new. */
+struct model_host *model_host_add(struct model *m, const char *name);
+/* The host of that name, or NULL. */
+struct model_host *model_host_find(const struct model *m, const char *name);
+/* Sets the state and, for HOST_DOWN, the reason (sanitised here). */
+void model_host_set(struct model *m, struct model_host *h,
+		    enum host_state state, const char *reason);
+/* Hosts in a state. */
+size_t model_hosts_in(const struct model *m, enum host_state state);
+/* "connecting", "up", "down", "done". */
+const char *host_state_name(enum host_state s);
+/* Whether any input is remote (views then show a HOST column). */
+int model_has_hosts(const struct model *m);
 
 #endif

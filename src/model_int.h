@@ -18,6 +18,11 @@ void live_forget(struct model *m, struct process *p);
 void live_make_room(struct model *m);
 void live_fold(struct model *m, struct process *p);
 
+/* model_host.c: counts inc on its host (added if new), makes inc->host
+ * the host's own name, and returns the host. */
+struct model_host *model_host_count(struct model *m, struct incident *inc);
+void model_hosts_free(struct model *m);
+
 int model_incident_cmp(const struct incident *a, const struct incident *b);
 
 #endif

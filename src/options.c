@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "hostspec.h"
 #include "model.h"
 #include "options.h"
 #include "sanitize.h"
@@ -12,7 +13,7 @@
 #include "xalloc.h"
 
 static const char usage_text[] =
-"Usage: plogtop [OPTION]... [PATH]...\n"
+"Usage: plogtop [OPTION]... [PATH | HOST:[PATH]]...\n"
 "Find Ascend CANN runtime resource exhaustion (EE1023) and invalid argument\n"
 "(EE1001) incidents in plog logs, per process and resource, with the fix\n"
 "for each cause.  On a terminal plogtop shows a live dashboard (keys: ?\n"
@@ -60,6 +61,18 @@ static const char usage_text[] =
 "  --keep=N            --follow and the dashboard: keep the latest N\n"
 "                      incidents of each process for the detail view\n"
 "                      (default 100, 0 to 100000; 10000 in all at most)\n"
+"  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
+"                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"
+"                      each host's default root\n"
+"  --hosts=FILE        the same for the hosts in FILE: one a line, # comments,\n"
+"                      the MPI/DeepSpeed form \"host slots=8\" accepted\n"
+"  --ssh=COMMAND       run COMMAND instead of ssh to reach a host (split at\n"
+"                      spaces, no shell: 'ssh -F my.cfg', a wrapper script)\n"
+"  --remote-command=PATH  plogtop's path on the hosts (default plogtop)\n"
+"  --host-timeout=SECONDS  --once: how long to wait for each host's report\n"
+"                      (default 120)\n"
+"  --hello             --follow --format=ndjson: start with a header line\n"
+"                      (schema plogtop.stream): what another plogtop reads\n"
 "  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
 "                      high-contrast, or a theme file\n"
 "  --demo              watch a temporary plog tree with a realistic,\n"
@@ -70,6 +83,12 @@ static const char usage_text[] =
 "  -V, --version       show the version and exit\n"
 "\n"
 "--since=now with --follow skips what the files already hold.\n"
+"\n"
+"HOST:[PATH] (a colon before any slash; ./a:b is a local path) reads PATH\n"
+"on HOST, or its default root, by running plogtop there over ssh (in\n"
+"batch mode: keys or an agent, never a password prompt); only incidents\n"
+"travel.  Each incident and process then has its host; a host that fails\n"
+"is shown with why, and --follow and the dashboard try it again.\n"
 "\n"
 "Exit status: 0 no incident found, 1 at least one incident found,\n"
 "2 usage, configuration or input error, or a named PATH with nothing\n"
@@ -93,7 +112,8 @@ static const char usage_text[] =
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
-       OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY };
+       OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
+       OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO };
 
 static const char version_text[] =
 "Copyright the plogtop authors.\n"
@@ -118,6 +138,12 @@ static const struct option long_options[] = {
 	{ "keep", required_argument, NULL, OPT_KEEP },
 	{ "theme", required_argument, NULL, OPT_THEME },
 	{ "demo", no_argument, NULL, OPT_DEMO },
+	{ "host-list", required_argument, NULL, 'H' },
+	{ "hosts", required_argument, NULL, OPT_HOSTS },
+	{ "ssh", required_argument, NULL, OPT_SSH },
+	{ "remote-command", required_argument, NULL, OPT_REMOTE_COMMAND },
+	{ "host-timeout", required_argument, NULL, OPT_HOST_TIMEOUT },
+	{ "hello", no_argument, NULL, OPT_HELLO },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -133,6 +159,14 @@ static int usage_error(const char *what, const char *arg)
 	fprintf(stderr, "plogtop: %s '%s'\nTry 'plogtop --help' for more "
 		"information.\n", what, sb_str(&clean));
 	sb_free(&clean);
+	return 2;
+}
+
+/* A message that is sanitised already. */
+static int usage_msg(const char *what, const char *msg)
+{
+	fprintf(stderr, "plogtop: %s%s\nTry 'plogtop --help' for more "
+		"information.\n", what, msg);
 	return 2;
 }
 
@@ -194,9 +228,73 @@ static void default_root(struct options *o)
 	sb_free(&sb);
 }
 
+static void add_host(struct options *o, const char *host, const char *path)
+{
+	size_t n = o->nhostpaths;
+
+	add(&o->host_names, &o->nhostpaths, host);
+	add(&o->host_paths, &n, path);
+}
+
+/* -H and --hosts: each host reads its default root. */
+static int host_option(struct options *o, int c, const char *arg)
+{
+	struct hostlist hl = { NULL, 0 };
+	struct strbuf err = STRBUF_INIT;
+	int rc = c == 'H' ? hostlist_expand(&hl, arg, &err)
+			  : hostfile_load(&hl, arg, &err);
+
+	if (rc < 0)
+		rc = usage_msg(c == 'H' ? "-H: " : "", err.buf);
+	for (size_t i = 0; rc == 0 && i < hl.n; i++)
+		add_host(o, hl.v[i], "");
+	hostlist_free(&hl);
+	sb_free(&err);
+	return rc;
+}
+
+/* A PATH argument: local, or HOST:[PATH] with a valid host. */
+static int path_argument(struct options *o, const char *arg)
+{
+	char *host, *path;
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (!hostspec_split(arg, &host, &path)) {
+		add(&o->paths, &o->npaths, arg);
+		return 0;
+	}
+	if (host_valid(host, &err) < 0)
+		rc = usage_msg("", err.buf);
+	else
+		add_host(o, host, path);
+	free(host);
+	free(path);
+	sb_free(&err);
+	return rc;
+}
+
 static int parse_option(struct options *o, int c, const char *arg)
 {
 	switch (c) {
+	case 'H':
+	case OPT_HOSTS:
+		return host_option(o, c, arg);
+	case OPT_SSH:
+		if (!*arg)
+			return usage_error("--ssh needs a command:", arg);
+		o->ssh_cmd = arg;
+		return 0;
+	case OPT_REMOTE_COMMAND:
+		if (!*arg)
+			return usage_error("--remote-command needs a path:", arg);
+		o->remote_cmd = arg;
+		return 0;
+	case OPT_HOST_TIMEOUT:
+		return seconds_arg("--host-timeout", arg, &o->host_timeout_ms);
+	case OPT_HELLO:
+		o->hello = 1;
+		return 0;
 	case OPT_ONCE:
 		o->once = 1;
 		return 0;
@@ -293,10 +391,11 @@ int options_parse(struct options *o, int argc, char **argv)
 	o->interval_ms = 1000;
 	o->keep = MODEL_KEEP_DEFAULT;
 	o->prom_retry_ms = 60000;
+	o->host_timeout_ms = 120000;
 	/* getopt's own messages would name the binary's path: ours say
 	 * "plogtop:". */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hV", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":hVH:", long_options, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv[optind - 1]);
 		int rc = parse_option(o, c, optarg);
@@ -319,15 +418,23 @@ int options_parse(struct options *o, int argc, char **argv)
 	if (o->demo && optind < argc)
 		return usage_error("--demo makes its own tree; drop the",
 				   "PATH");
+	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
+		return usage_error("--hello is for", "--follow --format=ndjson");
 	const char *no = getenv("NO_COLOR");
 	o->want_colour = o->color == COLOR_ALWAYS ||
 			 (o->color == COLOR_AUTO && !(no && *no));
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			return usage_error("an empty PATH is not a path:", "");
-		add(&o->paths, &o->npaths, argv[i]);
+		int rc = path_argument(o, argv[i]);
+		if (rc)
+			return rc;
 	}
-	if (!o->npaths)
+	if (o->demo && o->nhostpaths)
+		return usage_error("--demo makes its own tree; drop the",
+				   "hosts");
+	/* Hosts alone: nothing local is read. */
+	if (!o->npaths && !o->nhostpaths)
 		default_root(o);
 	return 0;
 }
@@ -340,4 +447,10 @@ void options_free(struct options *o)
 	for (size_t i = 0; i < o->npaths; i++)
 		free(o->paths[i]);
 	free(o->paths);
+	for (size_t i = 0; i < o->nhostpaths; i++) {
+		free(o->host_names[i]);
+		free(o->host_paths[i]);
+	}
+	free(o->host_names);
+	free(o->host_paths);
 }

@@ -31,6 +31,14 @@ struct options {
 	char **paths;		/* PATH arguments, or the default root */
 	size_t npaths;
 	int default_root;	/* paths came from the environment */
+	/* Hosts (HOST:[PATH], -H, --hosts): pairs of a host and a path on
+	 * it ("" for its default root). */
+	char **host_names, **host_paths;
+	size_t nhostpaths;
+	const char *ssh_cmd;		/* --ssh */
+	const char *remote_cmd;		/* --remote-command */
+	unsigned host_timeout_ms;	/* --host-timeout, default 120000 */
+	int hello;			/* --hello: the stream's header */
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was

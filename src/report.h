@@ -21,6 +21,9 @@ void json_stream_init(struct json_stream *js, FILE *f,
 		      const struct catalog *cat);
 /* Returns -1 when writing failed (js->err says why). */
 int json_stream_add(struct json_stream *js, const struct incident *inc);
+/* The same, for an incident already rendered (report_incident_json). */
+int json_stream_add_rendered(struct json_stream *js, const char *json,
+			     size_t len);
 
 struct report_opts {
 	const struct catalog *cat;

@@ -153,17 +153,26 @@ void json_stream_init(struct json_stream *js, FILE *f,
 	js->cat = cat;
 }
 
+int json_stream_add_rendered(struct json_stream *js, const char *json,
+			     size_t len)
+{
+	const char *sep = js->n ? ",\n    " : "\n    ";
+
+	if ((fputs(sep, js->f) < 0 || fwrite(json, 1, len, js->f) != len) &&
+	    !js->err)
+		js->err = errno ? errno : EIO;
+	js->n++;
+	return js->err ? -1 : 0;
+}
+
 int json_stream_add(struct json_stream *js, const struct incident *inc)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_adds(&sb, js->n ? ",\n    " : "\n    ");
 	report_incident_json(&sb, inc, js->cat, NULL);
-	if (fwrite(sb.buf, 1, sb.len, js->f) != sb.len && !js->err)
-		js->err = errno ? errno : EIO;
-	js->n++;
+	int rc = json_stream_add_rendered(js, sb.buf, sb.len);
 	sb_free(&sb);
-	return js->err ? -1 : 0;
+	return rc;
 }
 
 /* The incidents written so far, copied after what the report holds. */

@@ -161,16 +161,47 @@ static void header(struct strbuf *sb, const struct model *m,
 		  sizeof *m->skipped, offsetof(struct skipped, why));
 }
 
+/* Each host of a fleet: its state, what it read, its incidents. */
+static void hosts_part(struct strbuf *sb, const struct model *m,
+		       const struct report_opts *o)
+{
+	for (size_t i = 0; i < m->nhosts; i++) {
+		const struct model_host *h = m->hosts[i];
+		int down = h->state == HOST_DOWN;
+		sb_adds(sb, i ? "        " : "Hosts:  ");
+		put_clean(sb, h->name, 24, 0);
+		if (down) {
+			sb_addf(sb, " %sdown:%s ", RED(o), OFF(o));
+			put_clean(sb, h->reason ? h->reason : "?", 44, 0);
+		} else {
+			sb_addf(sb, " %s, %zu file%s, %zu incident%s",
+				host_state_name(h->state), h->files,
+				h->files == 1 ? "" : "s", h->n,
+				h->n == 1 ? "" : "s");
+		}
+		sb_addc(sb, '\n');
+	}
+}
+
 static void process_table(struct strbuf *sb, const struct model *m,
 			  const struct report_opts *o)
 {
-	sb_addf(sb, "\n%s%-7s %-12s %5s", BOLD(o), "PID", "NAME", "TOTAL");
+	int hosts = model_has_hosts(m);
+
+	sb_addf(sb, "\n%s", BOLD(o));
+	if (hosts)
+		sb_addf(sb, "%-12s ", "HOST");
+	sb_addf(sb, "%-7s %-12s %5s", "PID", "NAME", "TOTAL");
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		sb_addf(sb, " %4s", columns[c].head);
 	sb_addf(sb, " %-11s %s%s\n", "FIRST", "LAST", OFF(o));
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct process *p = m->procs[i];
 		char first[16], last[16];
+		if (hosts) {
+			put_clean(sb, p->host ? p->host->name : "-", 12, 1);
+			sb_addc(sb, ' ');
+		}
 		if (p->pid)
 			sb_addf(sb, "%-7ld ", p->pid);
 		else
@@ -341,6 +372,7 @@ int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 	struct strbuf sb = STRBUF_INIT;
 
 	header(&sb, m, o);
+	hosts_part(&sb, m, o);
 	if (m->n) {
 		process_table(&sb, m, o);
 		for (size_t i = 0; i < m->nsections; i++)

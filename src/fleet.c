@@ -1,0 +1,440 @@
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "fleet_int.h"
+#include "jsonparse.h"
+#include "remote_incident.h"
+#include "report.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+#define CLOSING_GRACE_MS 2000	/* output ended: the child should too */
+
+/* A stream line holds one incident: a few hundred values at most. */
+static const struct json_limits line_limits = { 65536, 20000 };
+
+struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
+{
+	struct fleet *fl = xcalloc(1, sizeof *fl);
+
+	fl->m = m;
+	fl->o = *o;
+	if (!fl->o.ssh || !*fl->o.ssh)
+		fl->o.ssh = "ssh";
+	if (!fl->o.remote_cmd || !*fl->o.remote_cmd)
+		fl->o.remote_cmd = "plogtop";
+	return fl;
+}
+
+void fleet_add(struct fleet *fl, const char *host, const char *path)
+{
+	struct fleet_host *fh = NULL;
+
+	for (size_t i = 0; i < fl->n && !fh; i++)
+		if (strcmp(fl->h[i].mh->name, host) == 0)
+			fh = &fl->h[i];
+	if (!fh) {
+		fl->h = xrealloc(fl->h, (fl->n + 1) * sizeof *fl->h);
+		fh = &fl->h[fl->n++];
+		memset(fh, 0, sizeof *fh);
+		fh->mh = model_host_add(fl->m, host);
+		remote_init(&fh->r);
+		fh->backoff_ms = FLEET_BACKOFF_MIN_MS;
+	}
+	if (*path) {
+		fh->paths = xrealloc(fh->paths,
+				     (fh->npaths + 1) * sizeof *fh->paths);
+		fh->paths[fh->npaths++] = xstrdup(path);
+	}
+}
+
+size_t fleet_hosts(const struct fleet *fl)
+{
+	return fl->n;
+}
+
+/* ---- the command line ---- */
+
+/* The remote command is a string the remote shell reads: each word in
+ * single quotes, a quote in it as '\''. */
+static void quoted(struct strbuf *sb, const char *word)
+{
+	sb_adds(sb, sb->len ? " '" : "'");
+	for (const char *p = word; *p; p++) {
+		if (*p == '\'')
+			sb_adds(sb, "'\\''");
+		else
+			sb_addc(sb, *p);
+	}
+	sb_addc(sb, '\'');
+}
+
+static void push(char ***v, size_t *n, const char *s)
+{
+	*v = xrealloc(*v, (*n + 2) * sizeof **v);
+	(*v)[(*n)++] = xstrdup(s);
+	(*v)[*n] = NULL;
+}
+
+char **fleet_argv(const struct fleet_opts *o, const char *host,
+		  char *const *paths, size_t npaths)
+{
+	char **v = NULL, *words = xstrdup(o->ssh && *o->ssh ? o->ssh : "ssh");
+	size_t n = 0;
+	struct strbuf cmd = STRBUF_INIT;
+
+	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
+	     w = strtok_r(NULL, " \t", &save))
+		push(&v, &n, w);
+	if (!n)
+		push(&v, &n, "ssh");
+	const char *base = strrchr(v[0], '/');
+	/* ssh itself: no terminal, never a password prompt, a dead
+	 * connection noticed within half a minute.  A wrapper gets the
+	 * host and the command only. */
+	if (strcmp(base ? base + 1 : v[0], "ssh") == 0) {
+		static const char *const opts[] = {
+			"-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
+			"-o", "ServerAliveInterval=10", "-o",
+			"ServerAliveCountMax=3", "--",
+		};
+		for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+			push(&v, &n, opts[i]);
+	}
+	push(&v, &n, host);
+	quoted(&cmd, o->remote_cmd && *o->remote_cmd ? o->remote_cmd
+						     : "plogtop");
+	if (o->once) {
+		quoted(&cmd, "--once");
+		quoted(&cmd, "--format=json");
+	} else {
+		quoted(&cmd, "--follow");
+		quoted(&cmd, "--format=ndjson");
+		quoted(&cmd, "--hello");
+	}
+	if (o->since_arg) {
+		struct strbuf s = STRBUF_INIT;
+		sb_addf(&s, "--since=%s", o->since_arg);
+		quoted(&cmd, s.buf);
+		sb_free(&s);
+	}
+	if (npaths)
+		quoted(&cmd, "--");
+	for (size_t i = 0; i < npaths; i++)
+		quoted(&cmd, paths[i]);
+	push(&v, &n, cmd.buf);
+	sb_free(&cmd);
+	free(words);
+	return v;
+}
+
+void fleet_argv_free(char **argv)
+{
+	for (size_t i = 0; argv && argv[i]; i++)
+		free(argv[i]);
+	free(argv);
+}
+
+/* ---- states ---- */
+
+void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sanitize(&sb, fh->mh->name, strlen(fh->mh->name));
+	sb_adds(&sb, ": ");
+	sanitize(&sb, what, strlen(what));
+	if (fl->o.on_message)
+		fl->o.on_message(fl->o.ctx, sb.buf);
+	else
+		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	sb_free(&sb);
+}
+
+static void stop_child(struct fleet_host *fh)
+{
+	remote_stop(&fh->r, 200);
+	fh->running = 0;
+	fh->closing = 0;
+}
+
+void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
+		     const char *why, unsigned long long now)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	if (fh->running)
+		stop_child(fh);
+	model_host_set(fl->m, fh->mh, HOST_DOWN, why);
+	fl->gen++;
+	sb_addf(&msg, "down: %s", why);
+	if (!fl->o.once) {
+		fh->mh->retry_ms = now + fh->backoff_ms;
+		sb_addf(&msg, " (trying again in %u s)", fh->backoff_ms / 1000);
+		fh->backoff_ms = fh->backoff_ms * 2 > FLEET_BACKOFF_MAX_MS
+				 ? FLEET_BACKOFF_MAX_MS : fh->backoff_ms * 2;
+	}
+	fleet_say(fl, fh, msg.buf);
+	sb_free(&msg);
+}
+
+static void connect_host(struct fleet *fl, struct fleet_host *fh,
+			 unsigned long long now)
+{
+	struct strbuf err = STRBUF_INIT;
+	char **argv = fleet_argv(&fl->o, fh->mh->name, fh->paths, fh->npaths);
+
+	fh->mh->attempts++;
+	fh->hello = 0;
+	fh->closing = 0;
+	sb_reset(&fh->doc);
+	fh->doc_over = 0;
+	if (remote_start(&fh->r, argv, &err) < 0) {
+		fleet_host_down(fl, fh, err.buf, now);
+	} else {
+		fh->running = 1;
+		fh->deadline = now + fl->o.timeout_ms;
+		model_host_set(fl->m, fh->mh, HOST_CONNECTING, NULL);
+		fl->gen++;
+	}
+	fleet_argv_free(argv);
+	sb_free(&err);
+}
+
+void fleet_start(struct fleet *fl, unsigned long long now_ms)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		connect_host(fl, &fl->h[i], now_ms);
+}
+
+/* ---- lines of a stream ---- */
+
+int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
+			const struct jval *o, struct strbuf *err)
+{
+	struct incident *inc = remote_incident(fl->m, o, fh->mh->name, err);
+
+	if (!inc)
+		return -1;
+	const char *file = inc->file;
+	model_add(fl->m, inc);
+	model_release_path(fl->m, file);
+	fl->gen++;
+	if (fl->o.on_incident)
+		fl->o.on_incident(fl->o.ctx, inc);
+	return 0;
+}
+
+/* The first line: {"schema": "plogtop.stream", "schema_version": 2}. */
+static int hello(struct fleet *fl, struct fleet_host *fh,
+		 const struct jval *v, struct strbuf *why)
+{
+	const struct jval *ver = json_get(v, "schema_version");
+	const char *schema = json_get_str(v, "schema");
+
+	if (!schema || strcmp(schema, "plogtop.stream") != 0 || !ver ||
+	    !ver->is_int) {
+		sb_adds(why, "protocol error: no stream header (is "
+			"--remote-command a plogtop?)");
+		return -1;
+	}
+	if (ver->integer != REPORT_SCHEMA_VERSION) {
+		sb_addf(why, "plogtop there writes stream version %lld, this "
+			"one reads %d: install the same version there",
+			ver->integer, REPORT_SCHEMA_VERSION);
+		return -1;
+	}
+	fh->hello = 1;
+	fh->backoff_ms = FLEET_BACKOFF_MIN_MS;
+	model_host_set(fl->m, fh->mh, HOST_UP, NULL);
+	fl->gen++;
+	fleet_say(fl, fh, "up");
+	return 0;
+}
+
+struct line_ctx {
+	struct fleet *fl;
+	struct fleet_host *fh;
+	struct strbuf why;	/* set: the host goes down */
+};
+
+static int on_line(void *ctx, const char *line, size_t len)
+{
+	struct line_ctx *lc = ctx;
+	struct fleet_host *fh = lc->fh;
+	struct jval v;
+	struct strbuf err = STRBUF_INIT;
+	int rc = 0;
+
+	if (lc->fl->o.once) {
+		if (fh->doc.len + len + 1 > FLEET_DOC_MAX) {
+			sb_addf(&lc->why, "its report is over %u MiB",
+				FLEET_DOC_MAX >> 20);
+			return 1;
+		}
+		sb_add(&fh->doc, line, len);
+		sb_addc(&fh->doc, '\n');
+		return 0;
+	}
+	if (json_parse(line, len, &line_limits, &v, &err) < 0) {
+		sb_addf(&lc->why, "protocol error: %s", err.buf);
+		sb_free(&err);
+		return 1;
+	}
+	if (!fh->hello)
+		rc = hello(lc->fl, fh, &v, &lc->why);
+	else if (fleet_take_incident(lc->fl, fh, &v, &err) < 0)
+		sb_addf(&lc->why, "protocol error: %s", err.buf), rc = -1;
+	jval_free(&v);
+	sb_free(&err);
+	return rc ? 1 : 0;
+}
+
+/* ---- the loop's side ---- */
+
+size_t fleet_npoll(const struct fleet *fl)
+{
+	return 2 * fl->n;
+}
+
+size_t fleet_pollfds(const struct fleet *fl, struct pollfd *p, size_t max)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < fl->n && k + 2 <= max; i++) {
+		const struct fleet_host *fh = &fl->h[i];
+		p[k++] = (struct pollfd){ fh->running ? fh->r.out : -1,
+					  POLLIN, 0 };
+		p[k++] = (struct pollfd){ fh->running ? fh->r.err : -1,
+					  POLLIN, 0 };
+	}
+	return k;
+}
+
+/* The child's output ended: it is reaped, then the host is done (a
+ * report) or down (a stream only ends when something failed). */
+static void closing(struct fleet *fl, struct fleet_host *fh,
+		    unsigned long long now)
+{
+	remote_read_err(&fh->r);
+	if (!remote_reap(&fh->r)) {
+		if (now < fh->deadline)
+			return;
+		remote_stop(&fh->r, 0);
+	}
+	remote_stop(&fh->r, 0);
+	fh->running = 0;
+	fh->closing = 0;
+	if (fl->o.once) {
+		fleet_once_finished(fl, fh, now);
+		return;
+	}
+	struct strbuf why = STRBUF_INIT;
+	remote_reason(&fh->r, &why);
+	fleet_host_down(fl, fh, why.buf, now);
+	sb_free(&why);
+}
+
+static void read_host(struct fleet *fl, struct fleet_host *fh,
+		      const struct pollfd *po, const struct pollfd *pe,
+		      unsigned long long now)
+{
+	if (pe && pe->revents)
+		remote_read_err(&fh->r);
+	if (po && po->revents && fh->r.out >= 0) {
+		struct line_ctx lc = { fl, fh, STRBUF_INIT };
+		remote_read(&fh->r, on_line, &lc);
+		if (lc.why.len)
+			fleet_host_down(fl, fh, lc.why.buf, now);
+		sb_free(&lc.why);
+		if (!fh->running)
+			return;
+		if (fh->r.dropped > fh->mh->dropped) {
+			fh->mh->dropped = fh->r.dropped;
+			fleet_say(fl, fh, "a line over 1 MiB dropped");
+		}
+	}
+	if (fh->r.out < 0 && !fh->closing) {
+		fh->closing = 1;
+		fh->deadline = now + CLOSING_GRACE_MS;
+	}
+}
+
+void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
+		  unsigned long long now)
+{
+	for (size_t i = 0; i < fl->n; i++) {
+		struct fleet_host *fh = &fl->h[i];
+		if (fh->running)
+			read_host(fl, fh, 2 * i < n ? &p[2 * i] : NULL,
+				  2 * i + 1 < n ? &p[2 * i + 1] : NULL, now);
+		if (fh->running && fh->closing)
+			closing(fl, fh, now);
+		else if (fh->running && fl->o.once && now >= fh->deadline) {
+			struct strbuf why = STRBUF_INIT;
+			sb_addf(&why, "no report within %u s",
+				fl->o.timeout_ms / 1000);
+			fleet_host_down(fl, fh, why.buf, now);
+			sb_free(&why);
+		} else if (!fh->running && !fl->o.once &&
+			 fh->mh->state == HOST_DOWN &&
+			 now >= fh->mh->retry_ms) {
+			connect_host(fl, fh, now);
+		}
+	}
+}
+
+int fleet_timeout(const struct fleet *fl, unsigned long long now)
+{
+	long long t = -1;
+
+	for (size_t i = 0; i < fl->n; i++) {
+		const struct fleet_host *fh = &fl->h[i];
+		long long due = -1;
+		if (fh->running && fh->closing)
+			due = 20;
+		else if (fh->running && fl->o.once)
+			due = fh->deadline > now ? (long long)(fh->deadline - now) : 0;
+		else if (!fh->running && !fl->o.once &&
+			 fh->mh->state == HOST_DOWN)
+			due = fh->mh->retry_ms > now
+			      ? (long long)(fh->mh->retry_ms - now) : 0;
+		if (due >= 0 && (t < 0 || due < t))
+			t = due;
+	}
+	return t > 60000 ? 60000 : (int)t;
+}
+
+int fleet_done(const struct fleet *fl)
+{
+	for (size_t i = 0; i < fl->n; i++)
+		if (fl->h[i].running)
+			return 0;
+	return 1;
+}
+
+unsigned long long fleet_generation(const struct fleet *fl)
+{
+	return fl ? fl->gen : 0;
+}
+
+void fleet_free(struct fleet *fl)
+{
+	if (!fl)
+		return;
+	for (size_t i = 0; i < fl->n; i++) {
+		struct fleet_host *fh = &fl->h[i];
+		if (fh->running)
+			remote_stop(&fh->r, 500);
+		sb_free(&fh->r.lasterr);
+		sb_free(&fh->doc);
+		for (size_t j = 0; j < fh->npaths; j++)
+			free(fh->paths[j]);
+		free(fh->paths);
+	}
+	free(fl->h);
+	free(fl);
+}

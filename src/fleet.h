@@ -1,0 +1,71 @@
+/* A job's hosts read together: for each host, ssh runs plogtop there
+ * (--follow --format=ndjson --hello, or --once --format=json) and its
+ * incidents enter the one model with their host.  A host that fails is
+ * shown with its reason and, in the live modes, tried again with
+ * backoff (1 s doubling to 60 s); it never stops the others.  Each host
+ * is read a budget at a time, in turn, so that one flooding host cannot
+ * starve the others. */
+#ifndef PLOGTOP_FLEET_H
+#define PLOGTOP_FLEET_H
+
+#include <poll.h>
+#include <stddef.h>
+
+#include "incident.h"
+#include "model.h"
+
+#define FLEET_BACKOFF_MIN_MS 1000
+#define FLEET_BACKOFF_MAX_MS 60000
+#define FLEET_DOC_MAX (64u << 20)	/* a --once report of one host */
+
+struct fleet_opts {
+	const char *ssh;	/* --ssh: words split at white space */
+	const char *remote_cmd;	/* --remote-command, default "plogtop" */
+	const char *since_arg;	/* passed on */
+	int once;
+	unsigned timeout_ms;	/* --once: each host's report within it */
+	/* Called after each incident reaches the model. */
+	void (*on_incident)(void *ctx, const struct incident *inc);
+	/* A host's state changed ("HOST: down: why"), sanitised. */
+	void (*on_message)(void *ctx, const char *text);
+	void *ctx;
+};
+
+struct fleet;
+
+struct fleet *fleet_new(struct model *m, const struct fleet_opts *o);
+/* A path to read on host ("" for its default root); a host named twice
+ * reads all its paths over one connection. */
+void fleet_add(struct fleet *fl, const char *host, const char *path);
+size_t fleet_hosts(const struct fleet *fl);
+void fleet_start(struct fleet *fl, unsigned long long now_ms);
+
+/* Descriptors to poll: fills at most max entries, returns how many
+ * (fleet_npoll says how many it may need). */
+size_t fleet_npoll(const struct fleet *fl);
+size_t fleet_pollfds(const struct fleet *fl, struct pollfd *p, size_t max);
+/* Reads what the descriptors have, a budget per host, and retries what
+ * is due.  p and n as filled by fleet_pollfds and returned by poll. */
+void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
+		  unsigned long long now_ms);
+/* Milliseconds until fleet_handle needs calling without input (-1:
+ * never). */
+int fleet_timeout(const struct fleet *fl, unsigned long long now_ms);
+/* --once: every host has its report, or failed. */
+int fleet_done(const struct fleet *fl);
+/* --once: runs every host to its end (or the timeout); returns the
+ * number of hosts that failed. */
+size_t fleet_run_once(struct fleet *fl);
+/* A counter that changes whenever an incident or a state arrived. */
+unsigned long long fleet_generation(const struct fleet *fl);
+/* Stops every child. */
+void fleet_free(struct fleet *fl);
+
+/* The argument vector for one host (for tests): ssh's words, then the
+ * remote command as one string of single-quoted words.  Free with
+ * fleet_argv_free. */
+char **fleet_argv(const struct fleet_opts *o, const char *host,
+		  char *const *paths, size_t npaths);
+void fleet_argv_free(char **argv);
+
+#endif

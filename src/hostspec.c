@@ -1,0 +1,334 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fileio.h"
+#include "hostspec.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+#define HOSTFILE_MAX (1u << 20)
+#define RANGE_MAX 100000ul	/* the largest number a range may name */
+
+/* The end of an IPv6 literal "[...]" at s, or NULL. */
+static const char *bracket_end(const char *s)
+{
+	return *s == '[' ? strchr(s, ']') : NULL;
+}
+
+int hostspec_split(const char *word, char **host, char **path)
+{
+	const char *at = strchr(word, '@');
+	const char *h = word, *colon;
+
+	/* user@[::1]:path: the colon is after the brackets. */
+	if (at && at < word + strcspn(word, ":/"))
+		h = at + 1;
+	const char *close = bracket_end(h);
+	colon = strchr(close ? close : word, ':');
+	if (!colon || colon == word)
+		return 0;
+	const char *slash = strchr(word, '/');
+	if (slash && slash < colon)
+		return 0;
+	*host = xstrndup(word, (size_t)(colon - word));
+	*path = xstrdup(colon + 1);
+	return 1;
+}
+
+static int bad(struct strbuf *err, const char *host, const char *why)
+{
+	sb_adds(err, "not a host name: '");
+	sanitize(err, host, strlen(host));
+	sb_addf(err, "' (%s)", why);
+	return -1;
+}
+
+/* Letters, digits, '.', '-' and '_' (ssh config aliases use it). */
+static int name_char(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9') || c == '.' || c == '-' || c == '_';
+}
+
+static int ipv6_char(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'f') ||
+	       (c >= 'A' && c <= 'F') || c == ':' || c == '.';
+}
+
+static int valid_part(const char *s, size_t n, int ipv6)
+{
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (!(ipv6 ? ipv6_char((unsigned char)s[i])
+			   : name_char((unsigned char)s[i])))
+			return 0;
+	return 1;
+}
+
+int host_valid(const char *host, struct strbuf *err)
+{
+	size_t len = strlen(host);
+
+	if (!len)
+		return bad(err, host, "empty");
+	if (len > HOST_NAME_MAX_LEN)
+		return bad(err, host, "longer than 255 bytes");
+	/* Never an option of ssh, whatever follows. */
+	if (host[0] == '-')
+		return bad(err, host, "starts with '-'");
+	const char *at = strchr(host, '@');
+	const char *h = host;
+	if (at) {
+		if (!valid_part(host, (size_t)(at - host), 0))
+			return bad(err, host, "a user name is letters, digits, "
+				   "'.', '-' and '_'");
+		h = at + 1;
+	}
+	if (*h == '-' || *h == '.')
+		return bad(err, host, "starts with '-' or '.'");
+	if (*h == '[') {
+		size_t n = strlen(h);
+		if (n < 3 || h[n - 1] != ']' || !valid_part(h + 1, n - 2, 1))
+			return bad(err, host, "an IPv6 address is hex digits "
+				   "and ':' in brackets");
+		return 0;
+	}
+	if (!valid_part(h, strlen(h), 0))
+		return bad(err, host, "a host name is letters, digits, '.', "
+			   "'-' and '_'");
+	return 0;
+}
+
+int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
+{
+	if (host_valid(host, err) < 0)
+		return -1;
+	for (size_t i = 0; i < hl->n; i++)
+		if (strcmp(hl->v[i], host) == 0)
+			return 0;
+	if (hl->n >= HOSTS_MAX) {
+		sb_addf(err, "more than %u hosts", HOSTS_MAX);
+		return -1;
+	}
+	hl->v = xrealloc(hl->v, (hl->n + 1) * sizeof *hl->v);
+	hl->v[hl->n++] = xstrdup(host);
+	return 0;
+}
+
+void hostlist_free(struct hostlist *hl)
+{
+	for (size_t i = 0; i < hl->n; i++)
+		free(hl->v[i]);
+	free(hl->v);
+	hl->v = NULL;
+	hl->n = 0;
+}
+
+/* ---- pdsh ranges ---- */
+
+static int range_error(struct strbuf *err, const char *word, const char *why)
+{
+	sb_adds(err, "bad host range '");
+	sanitize(err, word, strlen(word));
+	sb_addf(err, "' (%s)", why);
+	return -1;
+}
+
+static int number(const char *s, size_t n, unsigned long *v)
+{
+	if (!n || n > 6)
+		return -1;
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (unsigned long)(s[i] - '0');
+	}
+	return *v <= RANGE_MAX ? 0 : -1;
+}
+
+static int expand(struct hostlist *hl, const char *word, struct strbuf *err);
+
+/* word = prefix[items]suffix: each item a number or LOW-HIGH, padded to
+ * the width of LOW when it has leading zeros (node[01-16]). */
+static int expand_bracket(struct hostlist *hl, const char *word,
+			  const char *open, const char *close,
+			  struct strbuf *err)
+{
+	const char *p = open + 1;
+
+	while (p < close) {
+		size_t n = strcspn(p, ",]");
+		const char *dash = memchr(p, '-', n);
+		unsigned long lo, hi;
+		size_t lolen = dash ? (size_t)(dash - p) : n;
+		if (number(p, lolen, &lo) < 0 ||
+		    (dash ? number(dash + 1, n - lolen - 1, &hi) : (hi = lo, 0)) < 0)
+			return range_error(err, word, "items are N or LOW-HIGH");
+		if (hi < lo)
+			return range_error(err, word, "HIGH below LOW");
+		if (hi - lo >= HOSTS_MAX)
+			return range_error(err, word, "too many hosts");
+		int width = p[0] == '0' && lolen > 1 ? (int)lolen : 0;
+		for (unsigned long v = lo; v <= hi; v++) {
+			struct strbuf h = STRBUF_INIT;
+			sb_add(&h, word, (size_t)(open - word));
+			sb_addf(&h, "%0*lu%s", width, v, close + 1);
+			int rc = expand(hl, h.buf, err);
+			sb_free(&h);
+			if (rc < 0)
+				return -1;
+		}
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* A word may hold several ranges: the first is expanded, each result
+ * expanded again.  Brackets holding ':' are an IPv6 address. */
+static int expand(struct hostlist *hl, const char *word, struct strbuf *err)
+{
+	const char *open = strchr(word, '[');
+
+	while (open) {
+		const char *close = strchr(open, ']');
+		if (!close)
+			return range_error(err, word, "no ']'");
+		if (!memchr(open, ':', (size_t)(close - open)))
+			return expand_bracket(hl, word, open, close, err);
+		open = strchr(close, '[');
+	}
+	return hostlist_add(hl, word, err);
+}
+
+int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
+{
+	const char *p = list;
+
+	if (!*list)
+		return range_error(err, list, "empty");
+	while (*p) {
+		/* A comma inside brackets belongs to the range. */
+		size_t n = 0;
+		int depth = 0;
+		while (p[n] && (depth || p[n] != ',')) {
+			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
+			n++;
+		}
+		if (!n)
+			return range_error(err, list, "an empty name");
+		char *word = xstrndup(p, n);
+		int rc = expand(hl, word, err);
+		free(word);
+		if (rc < 0)
+			return -1;
+		p += n + (p[n] == ',');
+	}
+	return 0;
+}
+
+/* ---- host files ---- */
+
+/* "slots=8", "max_slots=16", "max-slots=16": words after the host. */
+static int slot_word(const char *w, size_t n)
+{
+	const char *eq = memchr(w, '=', n);
+	unsigned long v;
+
+	if (!eq || eq == w)
+		return 0;
+	for (const char *k = w; k < eq; k++)
+		if (!name_char((unsigned char)*k))
+			return 0;
+	return number(eq + 1, (size_t)(w + n - eq - 1), &v) == 0;
+}
+
+static int hostfile_line(struct hostlist *hl, const char *line, size_t len,
+			 struct strbuf *err)
+{
+	const char *end = line + len;
+	const char *p = line;
+	char *host = NULL;
+	int rc = 0;
+
+	while (p < end && (*p == ' ' || *p == '\t'))
+		p++;
+	size_t n = 0;
+	while (p + n < end && p[n] != ' ' && p[n] != '\t')
+		n++;
+	if (!n)
+		return 0;
+	host = xstrndup(p, n);
+	/* MPICH's host:slots. */
+	char *colon = strrchr(host, ':');
+	unsigned long v;
+	if (colon && host[0] != '[' &&
+	    number(colon + 1, strlen(colon + 1), &v) == 0)
+		*colon = '\0';
+	for (p += n; p < end && rc == 0;) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		size_t w = 0;
+		while (p + w < end && p[w] != ' ' && p[w] != '\t')
+			w++;
+		if (w && !slot_word(p, w)) {
+			sb_adds(err, "after the host, only slots=N and the "
+				"like: '");
+			sanitize(err, p, w);
+			sb_adds(err, "'");
+			rc = -1;
+		}
+		p += w;
+	}
+	if (rc == 0)
+		rc = hostlist_expand(hl, host, err);
+	free(host);
+	return rc;
+}
+
+int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
+		   size_t len, struct strbuf *err)
+{
+	const char *p = text, *end = text + len;
+
+	for (unsigned long lineno = 1; p < end; lineno++) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
+		const char *hash = memchr(p, '#', n);
+		size_t keep = hash ? (size_t)(hash - p) : n;
+		while (keep && (p[keep - 1] == '\r' || p[keep - 1] == ' ' ||
+				p[keep - 1] == '\t'))
+			keep--;
+		struct strbuf why = STRBUF_INIT;
+		if (memchr(p, '\0', n)) {
+			sb_adds(&why, "a NUL byte");
+		} else if (hostfile_line(hl, p, keep, &why) < 0) {
+			;
+		}
+		if (why.len) {
+			sanitize(err, name, strlen(name));
+			sb_addf(err, ":%lu: %s", lineno, why.buf);
+			sb_free(&why);
+			return -1;
+		}
+		sb_free(&why);
+		p += n + 1;
+	}
+	return 0;
+}
+
+int hostfile_load(struct hostlist *hl, const char *path, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT;
+	int rc = read_data_file(path, "host file", HOSTFILE_MAX, &text, err);
+
+	if (rc == 0)
+		rc = hostfile_parse(hl, path, text.buf ? text.buf : "",
+				    text.len, err);
+	sb_free(&text);
+	return rc;
+}

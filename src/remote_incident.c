@@ -1,0 +1,200 @@
+#include "config.h"
+
+#include <limits.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "remote_incident.h"
+#include "xalloc.h"
+
+static int digits_at(const char *s, int n, int *v)
+{
+	*v = 0;
+	for (int i = 0; i < n; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return -1;
+		*v = *v * 10 + (s[i] - '0');
+	}
+	return 0;
+}
+
+int iso_logtime(const char *s, logtime_t *t)
+{
+	int y, mo, d, h, mi, se, us = 0;
+	size_t len = strlen(s);
+
+	if (len < 19 || s[4] != '-' || s[7] != '-' || s[10] != 'T' ||
+	    s[13] != ':' || s[16] != ':' || digits_at(s, 4, &y) < 0 ||
+	    digits_at(s + 5, 2, &mo) < 0 || digits_at(s + 8, 2, &d) < 0 ||
+	    digits_at(s + 11, 2, &h) < 0 || digits_at(s + 14, 2, &mi) < 0 ||
+	    digits_at(s + 17, 2, &se) < 0)
+		return -1;
+	if (len > 19) {
+		int n = (int)len - 20;
+		if (s[19] != '.' || n < 1 || n > 6 || digits_at(s + 20, n, &us) < 0)
+			return -1;
+		for (; n < 6; n++)
+			us *= 10;
+	}
+	*t = logtime_make(y, mo, d, h, mi, se, us);
+	return *t == LOGTIME_UNKNOWN ? -1 : 0;
+}
+
+static int bad(struct strbuf *err, const char *key, const char *why)
+{
+	sb_addf(err, "incident \"%s\": %s", key, why);
+	return -1;
+}
+
+/* A string member of at most REMOTE_STRING_MAX bytes; null allowed when
+ * nullable (then *out is NULL). */
+static int get_str(const struct jval *o, const char *key, int nullable,
+		   const char **out, struct strbuf *err)
+{
+	const struct jval *v = json_get(o, key);
+
+	*out = NULL;
+	if (!v)
+		return bad(err, key, "missing");
+	if (v->type == J_NULL && nullable)
+		return 0;
+	if (v->type != J_STRING)
+		return bad(err, key, "not a string");
+	if (v->len > REMOTE_STRING_MAX)
+		return bad(err, key, "too long");
+	*out = v->str;
+	return 0;
+}
+
+/* An integer member from lo to hi; null (as 0) when nullable. */
+static int get_int(const struct jval *o, const char *key, int nullable,
+		   long long lo, long long hi, long long *out,
+		   struct strbuf *err)
+{
+	const struct jval *v = json_get(o, key);
+
+	*out = 0;
+	if (!v)
+		return bad(err, key, "missing");
+	if (v->type == J_NULL && nullable)
+		return 0;
+	if (v->type != J_NUMBER || !v->is_int || v->integer < lo ||
+	    v->integer > hi)
+		return bad(err, key, "not an integer in range");
+	*out = v->integer;
+	return 0;
+}
+
+static int get_time(const struct jval *o, const char *key, logtime_t *t,
+		    struct strbuf *err)
+{
+	const char *s;
+
+	*t = LOGTIME_UNKNOWN;
+	if (get_str(o, key, 1, &s, err) < 0)
+		return -1;
+	if (s && iso_logtime(s, t) < 0)
+		return bad(err, key, "not a log time");
+	return 0;
+}
+
+/* Field keys are names (rules name them): nothing else is taken. */
+static int field_key_ok(const char *k, size_t len)
+{
+	if (!len || len > 64)
+		return 0;
+	for (size_t i = 0; i < len; i++) {
+		char c = k[i];
+		if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+		      (c >= '0' && c <= '9') || c == '_' || c == '-' ||
+		      c == '.'))
+			return 0;
+	}
+	return 1;
+}
+
+static int get_fields(struct incident *inc, const struct jval *o,
+		      struct strbuf *err)
+{
+	const struct jval *f = json_get(o, "fields");
+
+	if (!f)
+		return 0;
+	if (f->type != J_OBJECT)
+		return bad(err, "fields", "not an object");
+	if (f->n > REMOTE_FIELDS_MAX)
+		return bad(err, "fields", "too many");
+	for (size_t i = 0; i < f->n; i++) {
+		const struct jmember *mb = &f->members[i];
+		if (!field_key_ok(mb->key, strlen(mb->key)))
+			return bad(err, "fields", "a key that is not a name");
+		if (mb->value.type != J_STRING ||
+		    mb->value.len > REMOTE_STRING_MAX)
+			return bad(err, "fields", "a value that is not a "
+				   "short string");
+		incident_set_field(inc, mb->key, mb->value.str,
+				   mb->value.len);
+	}
+	incident_sort_fields(inc);
+	return 0;
+}
+
+static int get_class(struct incident *inc, const struct jval *o,
+		     struct strbuf *err)
+{
+	const char *code, *res, *cause;
+
+	if (get_str(o, "code", 0, &code, err) < 0 ||
+	    get_str(o, "resource", 0, &res, err) < 0 ||
+	    get_str(o, "cause", 0, &cause, err) < 0)
+		return -1;
+	inc->code = code_from_name(code);
+	if (inc->code == CODE_NONE)
+		return bad(err, "code", "not EE1023 or EE1001");
+	/* A newer plogtop may know resources and causes this one does
+	 * not: counted as unknown rather than lost. */
+	inc->resource = resource_from_name(res);
+	if (inc->resource == RES_NONE)
+		inc->resource = RES_UNKNOWN;
+	inc->cause = cause_from_name(cause);
+	if (inc->cause == CAUSE_NONE)
+		inc->cause = CAUSE_UNKNOWN;
+	return 0;
+}
+
+struct incident *remote_incident(struct model *m, const struct jval *o,
+				 const char *host, struct strbuf *err)
+{
+	struct incident *inc = xcalloc(1, sizeof *inc);
+	const char *name, *reported, *file;
+	long long pid, tid, line, lines;
+
+	inc->first = inc->last = LOGTIME_UNKNOWN;
+	if (o->type != J_OBJECT) {
+		bad(err, "", "not an object");
+		goto fail;
+	}
+	if (get_int(o, "pid", 1, 1, LONG_MAX, &pid, err) < 0 ||
+	    get_int(o, "tid", 1, 1, LONG_MAX, &tid, err) < 0 ||
+	    get_str(o, "name", 0, &name, err) < 0 ||
+	    get_str(o, "reported_code", 1, &reported, err) < 0 ||
+	    get_str(o, "file", 0, &file, err) < 0 ||
+	    get_int(o, "line", 0, 0, LONG_MAX, &line, err) < 0 ||
+	    get_int(o, "lines", 0, 0, UINT_MAX, &lines, err) < 0 ||
+	    get_time(o, "first_seen", &inc->first, err) < 0 ||
+	    get_time(o, "last_seen", &inc->last, err) < 0 ||
+	    get_class(inc, o, err) < 0 || get_fields(inc, o, err) < 0)
+		goto fail;
+	inc->host = host;
+	inc->pid = (long)pid;
+	inc->tid = (long)tid;
+	inc->name = xstrdup(name);
+	inc->reported_code = reported ? xstrdup(reported) : NULL;
+	inc->line = (unsigned long)line;
+	inc->nlines = (unsigned)lines;
+	inc->file = model_intern(m, file);
+	return inc;
+fail:
+	incident_free(inc);
+	return NULL;
+}
