@@ -39,8 +39,17 @@ struct report_opts {
 int report_text(const struct model *m, const struct report_opts *o, FILE *out);
 int report_json(const struct model *m, const struct report_opts *o, FILE *out);
 
+/* The version of the snapshot and of the --follow stream (2: hosts). */
+#define REPORT_SCHEMA_VERSION 2
+
+/* The first line of --follow --format=ndjson --hello:
+ * {"schema": "plogtop.stream", "schema_version": 2, ...}. */
+void report_stream_hello(struct strbuf *sb, const char *version,
+			 const char *host);
+
 /* One incident as the JSON object of the snapshot's "incidents" (also a
- * line of --follow --format=ndjson, with host when given). */
+ * line of --follow --format=ndjson, with host when given: the incident's
+ * host, else this one). */
 void report_incident_json(struct strbuf *sb, const struct incident *inc,
 			  const struct catalog *cat, const char *host);
 

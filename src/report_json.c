@@ -36,12 +36,14 @@ static void render_text(struct strbuf *sb, const char *key,
 void report_incident_json(struct strbuf *sb, const struct incident *inc,
 			  const struct catalog *cat, const char *host)
 {
+	/* A line of --follow's stream names a host always (this machine
+	 * for local input); the snapshot's incidents null for local. */
 	sb_adds(sb, "{");
-	if (host) {
-		kv_str(sb, "host", host);
-		sb_adds(sb, ", ");
-	}
-	sb_adds(sb, "\"pid\": ");
+	if (inc->host || host)
+		kv_str(sb, "host", inc->host ? inc->host : host);
+	else
+		sb_adds(sb, "\"host\": null");
+	sb_adds(sb, ", \"pid\": ");
 	pid_value(sb, inc->pid);
 	sb_adds(sb, ", ");
 	kv_str(sb, "name", inc->name);
@@ -115,7 +117,12 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 
 static void process_part(struct strbuf *sb, const struct process *p)
 {
-	sb_adds(sb, "    {\"pid\": ");
+	sb_adds(sb, "    {");
+	if (p->host)
+		kv_str(sb, "host", p->host->name);
+	else
+		sb_adds(sb, "\"host\": null");
+	sb_adds(sb, ", \"pid\": ");
 	pid_value(sb, p->pid);
 	sb_adds(sb, ", ");
 	kv_str(sb, "name", p->name);
@@ -133,6 +140,39 @@ static void process_part(struct strbuf *sb, const struct process *p)
 			c->n);
 	}
 	sb_adds(sb, "]}");
+}
+
+/* Each host of a fleet: its state and counts. */
+static void hosts_part(struct strbuf *sb, const struct model *m)
+{
+	sb_adds(sb, "  \"hosts\": [");
+	for (size_t i = 0; i < m->nhosts; i++) {
+		const struct model_host *h = m->hosts[i];
+		sb_adds(sb, i ? ",\n    {" : "\n    {");
+		kv_str(sb, "host", h->name);
+		sb_adds(sb, ", ");
+		kv_str(sb, "status", host_state_name(h->state));
+		sb_adds(sb, ", ");
+		if (h->reason)
+			kv_str(sb, "reason", h->reason);
+		else
+			sb_adds(sb, "\"reason\": null");
+		sb_addf(sb, ", \"incidents\": %zu, \"processes\": %zu, "
+			"\"files\": %zu, \"attempts\": %u}", h->n, h->nprocs,
+			h->files, h->attempts);
+	}
+	sb_adds(sb, m->nhosts ? "\n  ],\n" : "],\n");
+}
+
+void report_stream_hello(struct strbuf *sb, const char *version,
+			 const char *host)
+{
+	sb_addf(sb, "{\"schema\": \"plogtop.stream\", \"schema_version\": "
+		"%d, ", REPORT_SCHEMA_VERSION);
+	kv_str(sb, "tool_version", version);
+	sb_adds(sb, ", ");
+	kv_str(sb, "host", host);
+	sb_adds(sb, "}");
 }
 
 /* Writes what the buffer holds; returns -1 on a write error. */
@@ -200,7 +240,8 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
 	sb_adds(&sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
-		"  \"schema_version\": 1,\n  ");
+		"  \"schema_version\": ");
+	sb_addf(&sb, "%d,\n  ", REPORT_SCHEMA_VERSION);
 	kv_str(&sb, "tool_version", o->version);
 	sb_adds(&sb, ",\n  ");
 	kv_str(&sb, "host", o->host);
@@ -212,6 +253,7 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	}
 	sb_adds(&sb, "],\n");
 	scan_part(&sb, m);
+	hosts_part(&sb, m);
 	sb_addf(&sb, "  \"status\": \"%s\",\n  \"processes\": [",
 		m->n ? "incidents" : m->stats.files ? "clean" : "nothing_read");
 	for (size_t i = 0; i < m->nprocs && rc == 0; i++) {
