@@ -521,9 +521,17 @@ void classifier_flush(struct classifier *c)
 {
 	while (c->nopen)
 		chain_close_at(c, c->nopen - 1);
-	/* The next stream's clock starts again: an older process's lines
-	 * must not look stale beside this one's. */
+	/* The next stream starts afresh: its clock (an older process's
+	 * lines must not look stale beside this one's), its sweeps and its
+	 * tombstones, so that a stream reads the same whatever was read
+	 * before it (and on whichever thread). */
 	c->latest = LOGTIME_UNKNOWN;
+	c->fed = 0;
+	for (size_t i = 0; i < TOMBSTONES; i++) {
+		free(c->tomb[i].name);
+		c->tomb[i].name = NULL;
+	}
+	c->ntomb = 0;
 }
 
 static int chain_done(const struct chain *ch)

@@ -42,6 +42,15 @@ static void emit(void *ctx, struct incident *inc)
 {
 	struct follower *fw = ctx;
 
+	if (fw->o.take) {
+		fw->o.take(fw->o.ctx, inc);
+		return;
+	}
+	/* Captured output has no log time: read live, it happened about
+	 * now, and counts in the 1-minute window (history keeps none). */
+	if (inc->first == LOGTIME_UNKNOWN && !fw->o.once &&
+	    !follower_reading_history(fw))
+		inc->first = inc->last = logtime_now();
 	model_add(fw->m, inc);
 	fw->generation++;
 	if (fw->o.on_incident)
@@ -427,6 +436,13 @@ static void add_single(struct follower *fw, const char *p, size_t root)
 		follow_new_dir(fw, parent, DIR_SINGLE, root);
 	free(parent);
 	follow_file_seen(fw, p, root, 0, 0);
+}
+
+void follower_add_planned(struct follower *fw, const char *path,
+			  size_t root)
+{
+	if (!follow_find_tail(fw, path))
+		add_tail(fw, path, root);
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,

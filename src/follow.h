@@ -22,7 +22,20 @@ struct follow_opts {
 	/* Status messages ("PATH: what happened", sanitised); stderr when
 	 * NULL.  A dashboard shows them rather than let them scroll it. */
 	void (*on_message)(void *ctx, const char *text);
+	/* A reader that splits the work between threads: incidents go to
+	 * take (which owns them) instead of the model, and on_stream_end is
+	 * called when a stream of the history has ended, its chains closed. */
+	void (*take)(void *ctx, struct incident *inc);
+	void (*on_stream_end)(void *ctx);
 	void *ctx;
+};
+
+/* One file of the history, for a reader that splits the work. */
+struct plan_file {
+	const char *path;	/* interned in the planner's model */
+	size_t root;
+	size_t stream;		/* 0, 1, 2...: files of one stream share it */
+	unsigned long long size;
 };
 
 struct follower;
@@ -40,6 +53,13 @@ void follower_free(struct follower *fw);
 int follower_add(struct follower *fw, const char *path, int may_wait,
 		 struct strbuf *err);
 
+/* After follower_start: the history's files in reading order (the caller
+ * frees the array).  Returns how many. */
+size_t follower_plan(const struct follower *fw, struct plan_file **out);
+/* Adds a file another follower planned (no look at its directory). */
+void follower_add_planned(struct follower *fw, const char *path,
+			  size_t root);
+
 /* Starts: the files found so far are the history (what they hold now),
  * to be read with follower_history_step unless told to skip it. */
 void follower_start(struct follower *fw, unsigned long long now_ms);
@@ -51,6 +71,9 @@ void follower_history_progress(const struct follower *fw, size_t *files,
 			       unsigned long long *bytes,
 			       unsigned long long *bytes_total);
 
+/* How changes are found: "inotify", "polling", or "inotify+polling"
+ * when some directories are polled (out of watches, remote mounts). */
+const char *follower_how(const struct follower *fw);
 /* The descriptor to wait on for reading (-1 when only polling). */
 int follower_fd(const struct follower *fw);
 /* Standard input's descriptor while it is followed, else -1. */

@@ -115,8 +115,11 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 	while (fw->hpos < fw->nhist) {
 		struct order *o = &fw->hist[fw->hpos];
 		if (fw->hpos > 0 &&
-		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0)
+		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0) {
 			classifier_flush(fw->cl);
+			if (fw->o.on_stream_end)
+				fw->o.on_stream_end(fw->o.ctx);
+		}
 		if (o->t) {
 			struct tail *t = o->t;
 			t->in_history = 0;
@@ -137,6 +140,26 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		return 1;
 	follow_free_history(fw);
 	return 0;
+}
+
+size_t follower_plan(const struct follower *fw, struct plan_file **out)
+{
+	struct plan_file *v = xcalloc(fw->nhist + 1, sizeof *v);
+	size_t stream = 0;
+
+	for (size_t i = 0; i < fw->nhist; i++) {
+		const struct order *o = &fw->hist[i];
+		struct stat sb;
+		if (i && strcmp(o->stream, fw->hist[i - 1].stream) != 0)
+			stream++;
+		v[i].path = o->t->path;
+		v[i].root = o->t->root;
+		v[i].stream = stream;
+		v[i].size = stat(o->t->path, &sb) == 0
+			    ? (unsigned long long)sb.st_size : 0;
+	}
+	*out = v;
+	return fw->nhist;
 }
 
 int follower_reading_history(const struct follower *fw)

@@ -18,6 +18,7 @@
 #include "follow.h"
 #include "live.h"
 #include "prom.h"
+#include "readall.h"
 #include "options.h"
 #include "report.h"
 #include "rules.h"
@@ -70,19 +71,11 @@ static int report_text_8bit(const struct model *m,
 
 static struct ruleset *load_rules(const struct options *o)
 {
-	struct ruleset *rs = ruleset_new();
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
+	struct ruleset *rs = rules_for(o, &err);
 
-	datadir_path(&path, "rules/plogtop.rules");
-	int rc = ruleset_load(rs, path.buf, &err);
-	for (size_t i = 0; rc == 0 && i < o->nrules; i++)
-		rc = ruleset_load(rs, o->rules[i], &err);
-	if (rc < 0) {
+	if (!rs)
 		fail(err.buf);
-		ruleset_free(rs);
-		rs = NULL;
-	}
-	sb_free(&path);
 	sb_free(&err);
 	return rs;
 }
@@ -216,39 +209,6 @@ static double seconds_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-/* Reads every path to its end through the same follower as --follow
- * and the dashboard, in the same order: one reading pipeline, so the
- * counts of every mode agree on the same input. */
-static void on_once_incident(void *ctx, const struct incident *inc)
-{
-	/* Not counted: left out by --since. */
-	if (inc->proc)
-		json_stream_add(ctx, inc);
-}
-
-static int read_all(const struct options *o, struct ruleset *rs,
-		    struct model *m, struct json_stream *js,
-		    struct strbuf *err)
-{
-	struct follow_opts fo = {
-		.once = 1, .on_incident = js ? on_once_incident : NULL,
-		.ctx = js,
-	};
-	struct follower *fw = follower_new(rs, m, &fo, err);
-	int rc = fw ? 0 : -1;
-
-	for (size_t i = 0; rc == 0 && i < o->npaths; i++)
-		rc = follower_add(fw, o->paths[i], 0, err);
-	if (rc == 0) {
-		follower_start(fw, monotonic_ms());
-		while (follower_history_step(fw, 1000))
-			;
-		follower_flush(fw);
-	}
-	follower_free(fw);
-	return rc;
-}
-
 static void on_host_incident(void *ctx, const struct incident *inc)
 {
 	/* Not counted: left out by --since. */
@@ -347,7 +307,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	if (rc == 0)
 		hosts_down = read_hosts(o, &m, tmp ? &js : NULL);
 	m.stats.seconds = seconds_since(&t0);
-	m.stats.match_limit_hits = ruleset_limit_hits(rs);
+	m.stats.match_limit_hits += ruleset_limit_hits(rs);
 	if (rc == 0 && tmp && js.err) {
 		sb_addf(&err, "writing the report's incidents to a temporary "
 			"file: %s", strerror(js.err));

@@ -1,0 +1,330 @@
+/* --once: everything there is now, read to its end.  One follower finds
+ * the files and puts them in the history's order (stream by stream).
+ * When there is much to read, the streams are shared out between worker
+ * threads, each with a follower, a classifier and rules of its own, and
+ * their incidents reach the model on this thread in the history's order:
+ * stream by stream, as one follower would give them.  So the reports are
+ * the same, byte for byte, however many threads read. */
+#include "config.h"
+
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "datadir.h"
+#include "follow.h"
+#include "readall.h"
+#include "xalloc.h"
+
+#define MAX_WORKERS 4
+/* Below this, a thread costs more than it saves. */
+#define PARALLEL_MIN_BYTES (64ULL << 20)
+/* Incidents a worker may hold ready before it waits for the model. */
+#define QUEUE_CAP 1024
+
+struct item {
+	struct incident *inc;	/* NULL: the end of a stream */
+	char *json;		/* its JSON object, when a report wants it */
+	size_t jsonlen;
+};
+
+struct worker {
+	pthread_t thread;
+	const struct catalog *cat;	/* NULL: no JSON to render */
+	struct ruleset *rs;
+	struct model m;		/* its own: paths interned, files read */
+	struct follower *fw;
+	pthread_mutex_t mu;
+	pthread_cond_t more, room;
+	struct item q[QUEUE_CAP];
+	size_t head, n;
+};
+
+struct ruleset *rules_for(const struct options *o, struct strbuf *err)
+{
+	struct ruleset *rs = ruleset_new();
+	struct strbuf path = STRBUF_INIT;
+
+	datadir_path(&path, "rules/plogtop.rules");
+	int rc = ruleset_load(rs, path.buf, err);
+	for (size_t i = 0; rc == 0 && i < o->nrules; i++)
+		rc = ruleset_load(rs, o->rules[i], err);
+	sb_free(&path);
+	if (rc < 0) {
+		ruleset_free(rs);
+		return NULL;
+	}
+	return rs;
+}
+
+/* ---- a worker's side ---- */
+
+static void push(struct worker *w, struct item it)
+{
+	pthread_mutex_lock(&w->mu);
+	while (w->n == QUEUE_CAP)
+		pthread_cond_wait(&w->room, &w->mu);
+	w->q[(w->head + w->n++) % QUEUE_CAP] = it;
+	pthread_cond_signal(&w->more);
+	pthread_mutex_unlock(&w->mu);
+}
+
+static void take(void *ctx, struct incident *inc)
+{
+	struct worker *w = ctx;
+	struct item it = { inc, NULL, 0 };
+
+	/* Rendering is much of a JSON report's cost: done here, in
+	 * parallel; the model only counts. */
+	if (w->cat) {
+		struct strbuf sb = STRBUF_INIT;
+		report_incident_json(&sb, inc, w->cat, NULL);
+		it.jsonlen = sb.len;
+		it.json = sb_detach(&sb);
+	}
+	push(w, it);
+}
+
+static void stream_end(void *ctx)
+{
+	push(ctx, (struct item){ NULL, NULL, 0 });
+}
+
+static void *work(void *arg)
+{
+	struct worker *w = arg;
+
+	while (follower_history_step(w->fw, 1000))
+		;
+	follower_flush(w->fw);
+	stream_end(w);		/* its last stream (it has one at least) */
+	return NULL;
+}
+
+/* ---- this thread's side ---- */
+
+static struct item pop(struct worker *w)
+{
+	pthread_mutex_lock(&w->mu);
+	while (w->n == 0)
+		pthread_cond_wait(&w->more, &w->mu);
+	struct item it = w->q[w->head];
+	w->head = (w->head + 1) % QUEUE_CAP;
+	w->n--;
+	pthread_cond_signal(&w->room);
+	pthread_mutex_unlock(&w->mu);
+	return it;
+}
+
+/* The paths a worker interned are its model's: the incident is given
+ * this model's before it joins it. */
+static void adopt(struct model *m, struct incident *inc)
+{
+	inc->file = model_intern(m, inc->file);
+	for (size_t i = 0; i < inc->nraw; i++)
+		inc->raw[i].file = model_intern(m, inc->raw[i].file);
+}
+
+static int count(struct model *m, struct worker *w, struct json_stream *js)
+{
+	for (;;) {
+		struct item it = pop(w);
+		if (!it.inc)
+			return 0;
+		adopt(m, it.inc);
+		model_add(m, it.inc);
+		/* Not counted: left out by --since. */
+		if (js && it.inc->proc)
+			json_stream_add_rendered(js, it.json, it.jsonlen);
+		free(it.json);
+	}
+}
+
+/* What the workers read and skipped, added to the model's own. */
+static void merge(struct model *m, struct worker *w)
+{
+	struct scan_stats *s = &w->m.stats;
+
+	m->stats.files += s->files;
+	m->stats.bytes += s->bytes;
+	m->stats.lines += s->lines;
+	m->stats.truncated_lines += s->truncated_lines;
+	for (size_t i = 0; i < m->nroots && i < w->m.nroots; i++)
+		m->root_files[i] += w->m.root_files[i];
+	for (size_t i = 0; i < w->m.nskipped_listed; i++)
+		model_skip(m, w->m.skipped[i].path, w->m.skipped[i].why);
+	m->nskipped += w->m.nskipped - w->m.nskipped_listed;
+	for (size_t i = 0; i < w->m.nproblems; i++)
+		model_problem(m, w->m.problems[i].path, "%s",
+			      w->m.problems[i].error);
+	m->stats.match_limit_hits += ruleset_limit_hits(w->rs);
+}
+
+/* As many as there are processors, up to MAX_WORKERS, or as
+ * PLOGTOP_THREADS says (1 reads on this thread alone). */
+static size_t workers_for(size_t nstreams, unsigned long long bytes)
+{
+	const char *env = getenv("PLOGTOP_THREADS");
+	long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+	size_t n = cpus > 1 ? (size_t)cpus : 1;
+
+	if (env && *env) {
+		n = (size_t)strtoul(env, NULL, 10);
+		bytes = PARALLEL_MIN_BYTES;
+	}
+	if (n > MAX_WORKERS)
+		n = MAX_WORKERS;
+	if (n > nstreams)
+		n = nstreams;
+	return n < 2 || bytes < PARALLEL_MIN_BYTES ? 1 : n;
+}
+
+/* Streams go to the worker with the least to read so far, in order, so
+ * the workers keep pace with the order the model takes them in. */
+static size_t *share_out(const struct plan_file *plan, size_t nplan,
+			 size_t nstreams, size_t nw)
+{
+	size_t *owner = xcalloc(nstreams + 1, sizeof *owner);
+	unsigned long long load[MAX_WORKERS] = { 0 };
+
+	for (size_t i = 0; i < nplan;) {
+		size_t s = plan[i].stream, best = 0;
+		for (size_t k = 1; k < nw; k++)
+			if (load[k] < load[best])
+				best = k;
+		owner[s] = best;
+		for (; i < nplan && plan[i].stream == s; i++)
+			load[best] += plan[i].size + 4096;
+	}
+	return owner;
+}
+
+static int start_worker(struct worker *w, const struct options *o,
+			const struct catalog *cat, const struct plan_file *plan,
+			size_t nplan, const size_t *owner, size_t me,
+			struct strbuf *err)
+{
+	struct follow_opts fo = {
+		.once = 1, .take = take, .on_stream_end = stream_end, .ctx = w,
+	};
+
+	w->cat = cat;
+	model_init(&w->m);
+	for (size_t i = 0; i < o->npaths; i++)
+		model_add_root(&w->m, o->paths[i]);
+	pthread_mutex_init(&w->mu, NULL);
+	pthread_cond_init(&w->more, NULL);
+	pthread_cond_init(&w->room, NULL);
+	if (!(w->rs = rules_for(o, err)) ||
+	    !(w->fw = follower_new(w->rs, &w->m, &fo, err)))
+		return -1;
+	for (size_t i = 0; i < nplan; i++)
+		if (owner[plan[i].stream] == me)
+			follower_add_planned(w->fw, plan[i].path, plan[i].root);
+	follower_start(w->fw, monotonic_ms());
+	return pthread_create(&w->thread, NULL, work, w) ? -1 : 0;
+}
+
+static void end_worker(struct worker *w)
+{
+	follower_free(w->fw);
+	ruleset_free(w->rs);
+	model_free(&w->m);
+	pthread_mutex_destroy(&w->mu);
+	pthread_cond_destroy(&w->more);
+	pthread_cond_destroy(&w->room);
+}
+
+/* A worker that could not start: the others still give every stream
+ * they own an end, which is taken and dropped. */
+static void drain(struct worker *w, const size_t *owner, size_t nstreams,
+		  size_t me)
+{
+	for (size_t s = 0; s < nstreams; s++) {
+		if (owner[s] != me)
+			continue;
+		for (struct item it; (it = pop(w)).inc;) {
+			incident_free(it.inc);
+			free(it.json);
+		}
+	}
+}
+
+static int read_parallel(const struct options *o, struct model *m,
+			 struct json_stream *js, const struct plan_file *plan,
+			 size_t nplan, size_t nstreams, size_t nw,
+			 struct strbuf *err)
+{
+	struct worker *w = xcalloc(nw, sizeof *w);
+	size_t *owner = share_out(plan, nplan, nstreams, nw);
+	size_t started = 0;
+	int rc = 0;
+
+	while (started < nw && rc == 0) {
+		rc = start_worker(&w[started], o, js ? js->cat : NULL, plan,
+				  nplan, owner, started, err);
+		if (rc < 0)
+			end_worker(&w[started]);
+		else
+			started++;
+	}
+	for (size_t s = 0; s < nstreams && rc == 0; s++)
+		count(m, &w[owner[s]], js);
+	for (size_t k = 0; k < started; k++) {
+		if (rc < 0)
+			drain(&w[k], owner, nstreams, k);
+		pthread_join(w[k].thread, NULL);
+		if (rc == 0)
+			merge(m, &w[k]);
+		end_worker(&w[k]);
+	}
+	free(owner);
+	free(w);
+	return rc;
+}
+
+static void on_once_incident(void *ctx, const struct incident *inc)
+{
+	/* Not counted: left out by --since. */
+	if (inc->proc)
+		json_stream_add(ctx, inc);
+}
+
+int read_all(const struct options *o, struct ruleset *rs, struct model *m,
+	     struct json_stream *js, struct strbuf *err)
+{
+	struct follow_opts fo = {
+		.once = 1, .on_incident = js ? on_once_incident : NULL,
+		.ctx = js,
+	};
+	struct follower *fw = follower_new(rs, m, &fo, err);
+	int rc = fw ? 0 : -1, stdin_named = 0;
+
+	for (size_t i = 0; rc == 0 && i < o->npaths; i++) {
+		rc = follower_add(fw, o->paths[i], 0, err);
+		stdin_named |= strcmp(o->paths[i], "-") == 0;
+	}
+	if (rc < 0) {
+		follower_free(fw);
+		return rc;
+	}
+	follower_start(fw, monotonic_ms());
+	struct plan_file *plan;
+	size_t nplan = follower_plan(fw, &plan);
+	unsigned long long bytes = 0;
+	for (size_t i = 0; i < nplan; i++)
+		bytes += plan[i].size;
+	size_t nstreams = nplan ? plan[nplan - 1].stream + 1 : 0;
+	size_t nw = stdin_named ? 1 : workers_for(nstreams, bytes);
+	if (nw > 1) {
+		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
+	} else {
+		while (follower_history_step(fw, 1000))
+			;
+		follower_flush(fw);
+	}
+	free(plan);
+	follower_free(fw);
+	return rc;
+}

@@ -1,0 +1,20 @@
+/* Reading everything there is now, once (--once): through the same
+ * follower as --follow and the dashboard, split between threads when
+ * there is much to read. */
+#ifndef PLOGTOP_READALL_H
+#define PLOGTOP_READALL_H
+
+#include "model.h"
+#include "options.h"
+#include "report.h"
+#include "rules.h"
+
+/* The rules plogtop runs with: the built-in file, then each --rules. */
+struct ruleset *rules_for(const struct options *o, struct strbuf *err);
+
+/* Reads every path to its end into m; each counted incident also goes
+ * to js when given.  Returns 0, or -1 with a message in err. */
+int read_all(const struct options *o, struct ruleset *rs, struct model *m,
+	     struct json_stream *js, struct strbuf *err);
+
+#endif
