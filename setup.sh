@@ -27,12 +27,13 @@ log=$build/setup.log
 # every distribution's repositories) only make some tests skip.
 apt_run="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev"
 apt_check="libcmocka-dev jq python3 tmux clang libclang-rt-dev prometheus
-	prometheus-node-exporter"
+	prometheus-node-exporter openssh-server openssh-client"
 apt_check_optional=
 apt_packages="dpkg-dev debhelper lintian fakeroot rpm cpio"
 rpm_run="gcc make autoconf automake pkgconf-pkg-config pcre2-devel
 	ncurses-devel"
-rpm_check="libcmocka-devel jq python3 tmux clang compiler-rt"
+rpm_check="libcmocka-devel jq python3 tmux clang compiler-rt openssh-server
+	openssh-clients"
 rpm_check_optional="golang-github-prometheus golang-github-prometheus-node-exporter"
 rpm_packages="rpm-build"
 
