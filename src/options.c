@@ -100,6 +100,8 @@ static const char usage_text[] =
 "  PLOGTOP_LANG, LC_ALL, LC_MESSAGES, LANG  the language of summaries and\n"
 "                      fixes (the first set: zh_CN.UTF-8 uses messages/zh_CN.txt)\n"
 "  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"
+"  PLOGTOP_THREADS     --once: threads that read (default: one per\n"
+"                      processor, at most 4, from 64 MiB of logs; 1: one)\n"
 "  NO_COLOR            when not empty, no colour with --color=auto\n"
 "  TERM                the terminal type (dumb: no colour)\n"
 "  PAGER               the dashboard's o key (default less)\n"
