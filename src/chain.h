@@ -85,6 +85,12 @@ struct chain {
 		char *text;
 		size_t len;
 		enum plog_level level;
+		/* The captures of the rules it matched (names and values in
+		 * caps, as in struct facts), kept from the first match so
+		 * that an incident's fields need not match it again. */
+		char *caps;
+		struct capture *cap;
+		size_t ncap;
 	} *seen;		/* grown as needed, up to MAX_RAW */
 	size_t nseen, capseen;
 	struct chain *older, *newer;	/* in the classifier's LRU list */
@@ -130,7 +136,9 @@ struct chain *chain_find(struct classifier *c, const struct record *rec,
 struct chain *chain_open(struct classifier *c, const struct record *rec);
 void chain_close_at(struct classifier *c, size_t i);
 void chain_close(struct classifier *c, struct chain *ch);
-void chain_append(struct chain *ch, const struct record *rec);
+/* Appends a record whose facts c->facts holds. */
+void chain_append(struct classifier *c, struct chain *ch,
+		  const struct record *rec);
 void chain_merge_evidence(struct chain *ch, const struct facts *f);
 enum code chain_best_code(const struct chain *ch);
 /* Marks a chain as just used (its order, and the stalest-first list). */

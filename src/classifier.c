@@ -24,8 +24,11 @@ struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 
 static void chain_free(struct chain *ch)
 {
-	for (size_t i = 0; i < ch->nseen; i++)
+	for (size_t i = 0; i < ch->nseen; i++) {
 		free(ch->seen[i].text);
+		free(ch->seen[i].caps);
+		free(ch->seen[i].cap);
+	}
 	free(ch->seen);
 	free(ch->locs);
 	incident_free(ch->inc);
@@ -97,15 +100,21 @@ static void on_rule(void *ctx, const struct rule_info *info)
 	};
 }
 
+static void grow_caps(struct facts *f, size_t n)
+{
+	if (n <= f->capcap)
+		return;
+	while (f->capcap < n)
+		f->capcap = f->capcap ? 2 * f->capcap : 16;
+	f->cap = xrealloc(f->cap, f->capcap * sizeof *f->cap);
+}
+
 static void on_capture(void *ctx, const char *name, const char *value,
 		       size_t len)
 {
 	struct facts *f = ctx;
 
-	if (f->ncap == f->capcap) {
-		f->capcap = f->capcap ? 2 * f->capcap : 16;
-		f->cap = xrealloc(f->cap, f->capcap * sizeof *f->cap);
-	}
+	grow_caps(f, f->ncap + 1);
 	struct capture *cp = &f->cap[f->ncap++];
 	cp->name = f->caps.len;
 	sb_add(&f->caps, name, strlen(name) + 1);
@@ -125,7 +134,7 @@ void chain_read_facts(struct classifier *c, const struct record *rec)
 	f->ncap = 0;
 	sb_reset(&f->caps);
 	ruleset_match_line(c->rs, rec->level, rec->text, rec->len, on_rule,
-			   NULL, f);
+			   on_capture, f);
 }
 
 int chain_has_role(const struct facts *f, enum role r)
@@ -161,11 +170,6 @@ static void normalise_inner_code(struct incident *inc)
 
 static void merge_captures(struct chain *ch, const struct facts *f);
 
-static void note_weight(void *ctx, const struct rule_info *info)
-{
-	((struct facts *)ctx)->weight = info->weight;
-}
-
 /* The fields of an incident, taken once it is one (most chains are not):
  * every rule's captures, line by line in the order read, so that the
  * first value of a field wins and the heaviest reported code wins. */
@@ -178,9 +182,14 @@ static void capture_fields(struct classifier *c, struct chain *ch)
 		const struct seen *sn = &ch->seen[i];
 		f->ncap = 0;
 		sb_reset(&f->caps);
-		f->weight = 0;
-		ruleset_match_line(c->rs, sn->level, sn->text, sn->len,
-				   note_weight, on_capture, f);
+		if (sn->ncap) {
+			size_t n = sn->cap[sn->ncap - 1].value +
+				   sn->cap[sn->ncap - 1].len + 1;
+			sb_add(&f->caps, sn->caps, n);
+			grow_caps(f, sn->ncap);
+			memcpy(f->cap, sn->cap, sn->ncap * sizeof *f->cap);
+			f->ncap = sn->ncap;
+		}
 		f->weight = 0;
 		ruleset_match_fields(c->rs, sn->level, sn->text, sn->len,
 				     on_capture, f);
@@ -382,7 +391,19 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 	}
 }
 
-void chain_append(struct chain *ch, const struct record *rec)
+static void keep_captures(struct seen *sn, const struct facts *f)
+{
+	if (!f->ncap)
+		return;
+	sn->caps = xmalloc(f->caps.len + 1);
+	memcpy(sn->caps, f->caps.buf, f->caps.len + 1);
+	sn->cap = xmalloc(f->ncap * sizeof *sn->cap);
+	memcpy(sn->cap, f->cap, f->ncap * sizeof *sn->cap);
+	sn->ncap = f->ncap;
+}
+
+void chain_append(struct classifier *c, struct chain *ch,
+		  const struct record *rec)
 {
 	struct incident *inc = ch->inc;
 
@@ -425,7 +446,9 @@ void chain_append(struct chain *ch, const struct record *rec)
 		char *text = xmalloc(n + 1);
 		memcpy(text, rec->text, n);
 		text[n] = '\0';
-		ch->seen[ch->nseen++] = (struct seen){ text, n, rec->level };
+		struct seen *sn = &ch->seen[ch->nseen++];
+		*sn = (struct seen){ text, n, rec->level, NULL, NULL, 0 };
+		keep_captures(sn, &c->facts);
 	}
 }
 
@@ -495,7 +518,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		return;
 	if (!ch)
 		ch = chain_open(c, rec);
-	chain_append(ch, rec);
+	chain_append(c, ch, rec);
 	chain_merge_evidence(ch, f);
 	if (chain_has_role(f, ROLE_BOUNDARY))
 		ch->boundary = 1;

@@ -14,21 +14,34 @@ const char *incident_field(const struct incident *inc, const char *key)
 	return NULL;
 }
 
+/* A field's key and value share one allocation, key first: thousands of
+ * incidents are kept in live modes, each with a handful of fields. */
+static struct field make_field(const char *key, const char *value,
+			       size_t len)
+{
+	size_t klen = strlen(key);
+	char *buf = xmalloc(klen + 1 + len + 1);
+
+	memcpy(buf, key, klen + 1);
+	memcpy(buf + klen + 1, value, len);
+	buf[klen + 1 + len] = '\0';
+	return (struct field){ buf, buf + klen + 1 };
+}
+
 void incident_set_field(struct incident *inc, const char *key,
 			const char *value, size_t len)
 {
 	for (size_t i = 0; i < inc->nfields; i++) {
 		if (strcmp(inc->fields[i].key, key) == 0) {
-			free(inc->fields[i].value);
-			inc->fields[i].value = xstrndup(value, len);
+			struct field f = make_field(key, value, len);
+			free(inc->fields[i].key);
+			inc->fields[i] = f;
 			return;
 		}
 	}
 	inc->fields = xrealloc(inc->fields,
 			       (inc->nfields + 1) * sizeof *inc->fields);
-	inc->fields[inc->nfields++] = (struct field){
-		xstrdup(key), xstrndup(value, len)
-	};
+	inc->fields[inc->nfields++] = make_field(key, value, len);
 }
 
 void incident_drop_raw(struct incident *inc)
@@ -45,10 +58,8 @@ void incident_free(struct incident *inc)
 	if (!inc)
 		return;
 	incident_drop_raw(inc);
-	for (size_t i = 0; i < inc->nfields; i++) {
-		free(inc->fields[i].key);
-		free(inc->fields[i].value);
-	}
+	for (size_t i = 0; i < inc->nfields; i++)
+		free(inc->fields[i].key);	/* and its value */
 	free(inc->fields);
 	free(inc->name);
 	free(inc->reported_code);

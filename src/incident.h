@@ -10,7 +10,7 @@
 struct process;
 
 struct field {
-	char *key;
+	char *key;	/* owns the value too (incident_set_field) */
 	char *value;	/* as the log wrote it: sanitise before showing */
 };
 

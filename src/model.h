@@ -6,7 +6,8 @@
  * incident is counted, then kept only while a view may show it.
  * --once keeps every process (its report is exact) and one example per
  * class.  The live modes (model_set_live) also keep, per process, the
- * latest incident and the last `keep` ones (MODEL_KEPT_MAX in all),
+ * latest incident (with its raw lines for the MODEL_RAW_PROCS most
+ * recent processes) and the last `keep` ones (MODEL_KEPT_MAX in all),
  * per-minute counts for the last hour, and fold processes that are gone
  * and quiet (or beyond max_procs) into the totals. */
 #ifndef PLOGTOP_MODEL_H
@@ -23,6 +24,10 @@
 #define MODEL_KEEP_DEFAULT 100		/* --keep */
 #define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
 #define MODEL_MAX_PROCS 10000		/* processes tracked live */
+/* Processes whose latest incident keeps its raw lines (the detail
+ * view's): the most recent ones.  Raw lines are most of an incident's
+ * size, and a flood of one-off pids would otherwise hold 10,000 sets. */
+#define MODEL_RAW_PROCS 1000
 #define MODEL_MAX_NAMES 10000		/* names counted apart (prom) */
 #define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
 #define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
@@ -102,6 +107,10 @@ struct process {
 	size_t nminutes;
 	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
+	/* Its latest incident keeps its raw lines while the process is
+	 * among the MODEL_RAW_PROCS whose latest came most recently. */
+	int raw_held;
+	struct process *raw_prev, *raw_next;	/* most recent first */
 };
 
 /* Counts per process name and class, never folded: the prom file's. */
@@ -177,6 +186,8 @@ struct model {
 	unsigned long long fold_quiet_ms;
 	size_t kept;		/* recent incidents kept in all */
 	struct incident *kept_first, *kept_last;	/* oldest first */
+	struct process *raw_first, *raw_last;	/* whose latest has raw lines */
+	size_t raw_procs;
 	struct minute *minutes;	/* all processes, the last hour */
 	size_t nminutes;
 	size_t folded_procs, folded_incidents;

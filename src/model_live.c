@@ -135,17 +135,60 @@ static void add_minute(struct minute **v, size_t *n, long long min,
 	(*n)++;
 }
 
+/* ---- raw lines of the latest incidents ---- */
+
+static void raw_unlink(struct model *m, struct process *p)
+{
+	if (p->raw_prev)
+		p->raw_prev->raw_next = p->raw_next;
+	else
+		m->raw_first = p->raw_next;
+	if (p->raw_next)
+		p->raw_next->raw_prev = p->raw_prev;
+	else
+		m->raw_last = p->raw_prev;
+	p->raw_prev = p->raw_next = NULL;
+	p->raw_held = 0;
+	m->raw_procs--;
+}
+
+/* p's latest lets its raw lines go (the incident itself stays). */
+static void raw_let_go(struct model *m, struct process *p)
+{
+	if (!p->raw_held)
+		return;
+	raw_unlink(m, p);
+	model_release_raw(m, p->latest);
+}
+
+/* p's latest (just set) keeps its raw lines; the process whose latest
+ * came longest ago lets them go when more than MODEL_RAW_PROCS hold. */
+static void raw_hold(struct model *m, struct process *p)
+{
+	p->latest->raw_refs++;
+	p->raw_held = 1;
+	p->raw_next = m->raw_first;
+	if (m->raw_first)
+		m->raw_first->raw_prev = p;
+	else
+		m->raw_last = p;
+	m->raw_first = p;
+	m->raw_procs++;
+	if (m->raw_procs > MODEL_RAW_PROCS)
+		raw_let_go(m, m->raw_last);
+}
+
 void live_count(struct model *m, struct process *p, struct incident *inc)
 {
 	live_touch(m, p);
 	if (!p->latest || model_incident_cmp(inc, p->latest) >= 0) {
 		if (p->latest) {
-			model_release_raw(m, p->latest);
+			raw_let_go(m, p);
 			model_unref(m, p->latest);
 		}
 		p->latest = inc;
-		inc->raw_refs++;
 		inc->refs++;
+		raw_hold(m, p);
 	}
 	if (m->keep)
 		keep_recent(m, p, inc);
@@ -238,8 +281,8 @@ void live_forget(struct model *m, struct process *p)
 		unkeep(m, p, p->recent);
 	if (p->latest) {
 		struct incident *inc = p->latest;
+		raw_let_go(m, p);
 		p->latest = NULL;
-		model_release_raw(m, inc);
 		if (inc->refs > 1)
 			inc->proc = NULL;	/* a report's example */
 		model_unref(m, inc);

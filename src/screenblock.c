@@ -230,7 +230,7 @@ static void add_line(struct classifier *c, struct chain *ch,
 		     const struct record *rec)
 {
 	chain_read_facts(c, rec);
-	chain_append(ch, rec);
+	chain_append(c, ch, rec);
 	chain_merge_evidence(ch, &c->facts);
 	ch->call |= chain_has_role(&c->facts, ROLE_CALL);
 	ch->tick = c->tick;

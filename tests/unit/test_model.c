@@ -156,6 +156,58 @@ static void test_kept_in_all_is_bounded(void **state)
 	model_free(&m);
 }
 
+static void add_raw(struct incident *inc, const char *text)
+{
+	inc->raw = xcalloc(1, sizeof *inc->raw);
+	inc->raw[0] = (struct rawline){ inc->file, 1, xstrdup(text) };
+	inc->nraw = 1;
+}
+
+/* The latest incident of only the most recent MODEL_RAW_PROCS processes
+ * keeps its raw lines; the others keep their latest without them, and a
+ * process that fails again gets them back. */
+static void test_raw_lines_of_recent_processes(void **state)
+{
+	struct model m;
+	logtime_t now = logtime_now();
+
+	(void)state;
+	live_model(&m, 1);
+	for (long i = 0; i < MODEL_RAW_PROCS + 10; i++) {
+		struct incident *inc = make(DEAD_PID + i, "p", RES_STREAM,
+					    now + i, NULL);
+		add_raw(inc, "line");
+		model_add(&m, inc);
+	}
+	assert_int_equal(m.raw_procs, MODEL_RAW_PROCS);
+	/* The first is also the report's example, which keeps its own. */
+	for (size_t i = 1; i < m.nprocs; i++) {
+		const struct process *p = m.procs[i];
+		assert_non_null(p->latest);
+		assert_int_equal(p->latest->nraw,
+				 p->pid < DEAD_PID + 10 ? 0 : 1);
+	}
+	struct incident *inc = make(DEAD_PID, "p", RES_STREAM, now + 5000,
+				    NULL);
+	add_raw(inc, "again");
+	model_add(&m, inc);
+	assert_int_equal(m.raw_procs, MODEL_RAW_PROCS);
+	assert_int_equal(m.procs[0]->latest->nraw, 1);
+	assert_string_equal(m.procs[0]->latest->raw[0].text, "again");
+	/* The least recent of the others let theirs go. */
+	assert_int_equal(m.procs[10]->latest->nraw, 0);
+	assert_int_equal(m.procs[11]->latest->nraw, 1);
+	/* Folded processes give their places back (all but the one whose
+	 * incident its caller may still show). */
+	fake_now += MODEL_FOLD_QUIET_MS + 1000;
+	model_maintain(&m);
+	assert_int_equal(m.nprocs, 1);
+	assert_int_equal(m.raw_procs, 1);
+	assert_ptr_equal(m.raw_first, m.procs[0]);
+	assert_ptr_equal(m.raw_last, m.procs[0]);
+	model_free(&m);
+}
+
 static void test_quiet_dead_processes_fold(void **state)
 {
 	struct model m;
@@ -300,6 +352,7 @@ int main(void)
 		cmocka_unit_test(test_processes_by_hash),
 		cmocka_unit_test(test_windows_and_trend),
 		cmocka_unit_test(test_recent_and_latest),
+		cmocka_unit_test(test_raw_lines_of_recent_processes),
 		cmocka_unit_test(test_kept_in_all_is_bounded),
 		cmocka_unit_test(test_quiet_dead_processes_fold),
 		cmocka_unit_test(test_cap_keeps_prom_exact),
