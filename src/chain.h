@@ -30,8 +30,10 @@ struct evidence {
 	int weight;
 };
 
+/* 32-bit offsets: one record's captures are far below 4 GiB (lines are
+ * cut at the maximum line length), and open chains keep them per line. */
 struct capture {
-	size_t name, value, len;	/* offsets into facts.caps */
+	uint32_t name, value, len;	/* offsets into facts.caps */
 	int weight;
 };
 
@@ -82,15 +84,17 @@ struct chain {
 	/* What the rules saw of each line, kept to take the fields from
 	 * once the chain turns out to be an incident. */
 	struct seen {
-		char *text;
+		char *text;	/* own, or the end of the incident's raw line */
 		size_t len;
 		enum plog_level level;
 		/* The captures of the rules it matched (names and values in
 		 * caps, as in struct facts), kept from the first match so
-		 * that an incident's fields need not match it again. */
+		 * that an incident's fields need not match it again.  caps
+		 * lies in cap's allocation. */
 		char *caps;
 		struct capture *cap;
 		size_t ncap;
+		int own;	/* text is its own copy */
 	} *seen;		/* grown as needed, up to MAX_RAW */
 	size_t nseen, capseen;
 	struct chain *older, *newer;	/* in the classifier's LRU list */

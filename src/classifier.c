@@ -25,9 +25,9 @@ struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 static void chain_free(struct chain *ch)
 {
 	for (size_t i = 0; i < ch->nseen; i++) {
-		free(ch->seen[i].text);
-		free(ch->seen[i].caps);
-		free(ch->seen[i].cap);
+		if (ch->seen[i].own)
+			free(ch->seen[i].text);
+		free(ch->seen[i].cap);	/* and caps */
 	}
 	free(ch->seen);
 	free(ch->locs);
@@ -116,10 +116,10 @@ static void on_capture(void *ctx, const char *name, const char *value,
 
 	grow_caps(f, f->ncap + 1);
 	struct capture *cp = &f->cap[f->ncap++];
-	cp->name = f->caps.len;
+	cp->name = (uint32_t)f->caps.len;
 	sb_add(&f->caps, name, strlen(name) + 1);
-	cp->value = f->caps.len;
-	cp->len = len;
+	cp->value = (uint32_t)f->caps.len;
+	cp->len = (uint32_t)len;
 	sb_add(&f->caps, value, len);
 	sb_addc(&f->caps, '\0');
 	cp->weight = f->weight;
@@ -391,14 +391,17 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 	}
 }
 
+/* One allocation: the array, then the names and values it points into
+ * (a flood holds thousands of chains open, each with a few lines). */
 static void keep_captures(struct seen *sn, const struct facts *f)
 {
 	if (!f->ncap)
 		return;
-	sn->caps = xmalloc(f->caps.len + 1);
+	size_t size = f->ncap * sizeof *sn->cap;
+	sn->cap = xmalloc(size + f->caps.len + 1);
+	memcpy(sn->cap, f->cap, size);
+	sn->caps = (char *)sn->cap + size;
 	memcpy(sn->caps, f->caps.buf, f->caps.len + 1);
-	sn->cap = xmalloc(f->ncap * sizeof *sn->cap);
-	memcpy(sn->cap, f->cap, f->ncap * sizeof *sn->cap);
 	sn->ncap = f->ncap;
 }
 
@@ -415,13 +418,16 @@ void chain_append(struct classifier *c, struct chain *ch,
 		ch->last = rec->time;
 	}
 	ch->tick = 0;
+	const char *raw = NULL;	/* the copy of this record's raw lines */
+	size_t rawn = 0;
 	if (inc->nraw < MAX_RAW) {
-		size_t n = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
-						       : MAX_RAW_BYTES;
+		rawn = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
+						   : MAX_RAW_BYTES;
 		inc->raw = xrealloc(inc->raw, (inc->nraw + 1) * sizeof *inc->raw);
 		inc->raw[inc->nraw++] = (struct rawline){
-			rec->file, rec->line, xstrndup(rec->raw, n)
+			rec->file, rec->line, xstrndup(rec->raw, rawn)
 		};
+		raw = inc->raw[inc->nraw - 1].text;
 	}
 	if (rec->srcloclen) {
 		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
@@ -443,11 +449,19 @@ void chain_append(struct classifier *c, struct chain *ch,
 	}
 	if (ch->nseen < ch->capseen) {
 		size_t n = rec->len < MAX_SEEN_BYTES ? rec->len : MAX_SEEN_BYTES;
-		char *text = xmalloc(n + 1);
-		memcpy(text, rec->text, n);
-		text[n] = '\0';
 		struct seen *sn = &ch->seen[ch->nseen++];
-		*sn = (struct seen){ text, n, rec->level, NULL, NULL, 0 };
+		*sn = (struct seen){ NULL, n, rec->level, NULL, NULL, 0, 0 };
+		/* The message of a one-line record ends its raw line: that
+		 * copy serves (the incident keeps it until the chain closes). */
+		if (raw && n == rec->len && rawn == rec->rawlen && n <= rawn &&
+		    memcmp(raw + rawn - n, rec->text, n) == 0) {
+			sn->text = (char *)raw + rawn - n;
+		} else {
+			sn->text = xmalloc(n + 1);
+			memcpy(sn->text, rec->text, n);
+			sn->text[n] = '\0';
+			sn->own = 1;
+		}
 		keep_captures(sn, &c->facts);
 	}
 }
