@@ -58,6 +58,7 @@ static void take_scan(struct fleet *fl, struct fleet_host *fh,
 				count_of(&v->items[i], "files");
 		}
 	}
+	size_t nproblems = 0;
 	if ((v = json_get(scan, "problems")) && v->type == J_ARRAY) {
 		for (size_t i = 0; i < v->n && i < 1000; i++) {
 			const char *path = json_get_str(&v->items[i], "path");
@@ -66,8 +67,12 @@ static void take_scan(struct fleet *fl, struct fleet_host *fh,
 				continue;
 			host_path(&p, mh->name, path);
 			model_problem(m, p.buf, "%s", e);
+			nproblems++;
 		}
 	}
+	size_t problems = count_of(scan, "problems_total");
+	if (problems > nproblems)
+		m->problems_total += problems - nproblems;
 	size_t listed = 0;
 	if ((v = json_get(scan, "skipped")) && v->type == J_ARRAY) {
 		for (size_t i = 0; i < v->n && i < MODEL_LISTED; i++) {

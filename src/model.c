@@ -279,6 +279,12 @@ void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	struct strbuf sb = STRBUF_INIT;
 	va_list ap;
 
+	/* Counted, and listed up to MODEL_LISTED: a tree that keeps
+	 * failing (a directory chmod 000 and back, for weeks) must not
+	 * grow the model. */
+	m->problems_total++;
+	if (m->nproblems == MODEL_LISTED)
+		return;
 	va_start(ap, fmt);
 	sb_vaddf(&sb, fmt, ap);
 	va_end(ap);

@@ -166,8 +166,9 @@ struct model {
 	struct htab name_index;
 	struct section *sections;
 	size_t nsections;
-	struct problem *problems;
-	size_t nproblems;
+	struct problem *problems;	/* the first MODEL_LISTED */
+	size_t nproblems;		/* listed */
+	size_t problems_total;		/* all of them, listed or not */
 	struct htab path_index;		/* interned paths */
 	struct path *reap;		/* released paths, to free */
 	char **roots;

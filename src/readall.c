@@ -158,6 +158,7 @@ static void merge(struct model *m, struct worker *w)
 	for (size_t i = 0; i < w->m.nproblems; i++)
 		model_problem(m, w->m.problems[i].path, "%s",
 			      w->m.problems[i].error);
+	m->problems_total += w->m.problems_total - w->m.nproblems;
 	m->stats.match_limit_hits += ruleset_limit_hits(w->rs);
 }
 

@@ -90,7 +90,8 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 		m->stats.bytes, m->stats.lines, m->stats.seconds,
 		m->stats.truncated_lines, m->stats.match_limit_hits);
 	json_time(sb, m->since);
-	sb_addf(sb, ", \"filtered\": %zu, \"problems\": [", m->filtered);
+	sb_addf(sb, ", \"filtered\": %zu, \"problems_total\": %zu, "
+		"\"problems\": [", m->filtered, m->problems_total);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		sb_adds(sb, i ? ", {" : "{");
 		kv_str(sb, "path", m->problems[i].path);

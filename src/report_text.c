@@ -115,8 +115,9 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 		sb_free(&w);
 	}
 	if (total > shown)
-		sb_addf(sb, "         and %zu more (all in --format=json)\n",
-			total - shown);
+		sb_addf(sb, "         and %zu more (%s in --format=json)\n",
+			total - shown, total > listed ? "the first 100"
+			: "all");
 }
 
 static void header(struct strbuf *sb, const struct model *m,
@@ -155,7 +156,7 @@ static void header(struct strbuf *sb, const struct model *m,
 		sb_addf(sb, "Since:  %s (%zu earlier incident%s left out)\n",
 			iso, m->filtered, m->filtered == 1 ? "" : "s");
 	}
-	path_list(sb, "Errors: ", m->nproblems, m->nproblems, m->problems,
+	path_list(sb, "Errors: ", m->problems_total, m->nproblems, m->problems,
 		  sizeof *m->problems, offsetof(struct problem, error));
 	path_list(sb, "Skipped:", m->nskipped, m->nskipped_listed, m->skipped,
 		  sizeof *m->skipped, offsetof(struct skipped, why));

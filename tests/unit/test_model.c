@@ -323,6 +323,22 @@ static void test_paths_freed_when_unused(void **state)
 	model_free(&m);
 }
 
+/* Problems are all counted and the first MODEL_LISTED kept by name: a
+ * directory that fails again and again must not grow the model. */
+static void test_problems_bounded(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	for (int i = 0; i < MODEL_LISTED + 50; i++)
+		model_problem(&m, "/logs/d", "error %d", i);
+	assert_int_equal(m.problems_total, MODEL_LISTED + 50);
+	assert_int_equal(m.nproblems, MODEL_LISTED);
+	assert_string_equal(m.problems[MODEL_LISTED - 1].error, "error 99");
+	model_free(&m);
+}
+
 static void test_since_leaves_out_but_keeps_until_next(void **state)
 {
 	struct model m;
@@ -358,6 +374,7 @@ int main(void)
 		cmocka_unit_test(test_cap_keeps_prom_exact),
 		cmocka_unit_test(test_paths_freed_when_unused),
 		cmocka_unit_test(test_since_leaves_out_but_keeps_until_next),
+		cmocka_unit_test(test_problems_bounded),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
