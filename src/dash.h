@@ -1,11 +1,12 @@
 /* The dashboard view: header, process table, the selected process's
- * detail and fix, help.  It renders the model through tui.c and never
- * touches the logs. */
+ * detail and fix, help, messages.  It renders the model through tui.c
+ * and never touches the logs. */
 #ifndef PLOGTOP_DASH_H
 #define PLOGTOP_DASH_H
 
 #include "catalog.h"
 #include "model.h"
+#include "msglog.h"
 #include "theme.h"
 #include "tui.h"
 
@@ -13,6 +14,8 @@
 struct dash_status {
 	const char *roots;	/* sanitised list */
 	const char *how;	/* "inotify", "polling", "inotify+polling" */
+	const char *since;	/* --since as given, or NULL */
+	int demo;		/* --demo: the header says so, ALIVE "demo" */
 	size_t files;
 	int reading_history;
 	size_t hist_files, hist_files_total;
@@ -24,8 +27,10 @@ enum dash_action { DASH_NONE, DASH_REDRAW, DASH_QUIT, DASH_PAGER,
 
 struct dash;
 
+/* Messages of log (the one sink) show on the message line and in the
+ * messages view. */
 struct dash *dash_new(struct model *m, const struct catalog *cat,
-		      struct tui *tui);
+		      struct tui *tui, struct msglog *log);
 void dash_free(struct dash *d);
 
 /* Draws everything (curses sends only what changed). */
@@ -36,6 +41,8 @@ enum dash_action dash_key(struct dash *d, int key);
 int dash_paused(const struct dash *d);
 const char *dash_pager_file(const struct dash *d);
 unsigned long dash_pager_line(const struct dash *d);
+/* A note of the dashboard's own (theme: light; an error of o): shown on
+ * the message line until the next key. */
 void dash_set_message(struct dash *d, const char *msg);
 
 #endif

@@ -51,6 +51,11 @@ static void emit(void *ctx, struct incident *inc)
 	if (inc->first == LOGTIME_UNKNOWN && !fw->o.once &&
 	    !follower_reading_history(fw))
 		inc->first = inc->last = logtime_now();
+	/* Captured output has no log time: read live, it happened about
+	 * now, and counts in the 1-minute window (history keeps none). */
+	if (inc->first == LOGTIME_UNKNOWN && fw->m->live &&
+	    !follower_reading_history(fw))
+		inc->first = inc->last = logtime_now();
 	model_add(fw->m, inc);
 	fw->generation++;
 	if (fw->o.on_incident)

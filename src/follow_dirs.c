@@ -476,6 +476,13 @@ void follow_poll_dirs(struct follower *fw, unsigned long long now)
 	follow_check_waiting(fw, now);
 }
 
+const char *follower_how(const struct follower *fw)
+{
+	if (fw->o.poll_ms || fw->ifd < 0)
+		return "polling";
+	return follow_any_polled(fw) ? "inotify+polling" : "inotify";
+}
+
 int follow_any_polled(const struct follower *fw)
 {
 	return fw->npolled > 0 || (fw->nwaiting > 0 && fw->ifd < 0);

@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -11,6 +12,8 @@
 #include <unistd.h>
 
 #include "dash.h"
+#include "locale_note.h"
+#include "msglog.h"
 #include "datadir.h"
 #include "demo.h"
 #include "fleet.h"
@@ -48,6 +51,8 @@ struct live {
 	int theme_index;
 	unsigned long long drawn_at;
 	struct strbuf roots;
+	struct msglog log;	/* the one sink of messages */
+	enum theme_bg bg;	/* the terminal's, for the t key */
 	struct demo *demo;
 	sigset_t old_mask;
 };
@@ -97,19 +102,17 @@ void incident_line(struct strbuf *sb, const struct incident *inc)
 	}
 }
 
-/* Each incident is one line, flushed at once, also into a pipe. */
-/* Once curses owns the screen nothing may write to stderr: the message
- * goes to the dashboard's message line. */
+/* Every message goes to the one sink: once curses owns the screen
+ * nothing may write to stderr, and the dashboard shows it on its message
+ * line and in its messages view; without a dashboard, stderr. */
 static void on_message(void *ctx, const char *text)
 {
 	struct live *lv = ctx;
 
-	if (lv->dash)
-		dash_set_message(lv->dash, text);
-	else
-		fprintf(stderr, "plogtop: %s\n", text);
+	msglog_add(&lv->log, text);
 }
 
+/* Each incident is one line, flushed at once, also into a pipe. */
 static void on_incident(void *ctx, const struct incident *inc)
 {
 	struct live *lv = ctx;
@@ -223,7 +226,9 @@ static void dash_status_of(struct live *lv, struct dash_status *st)
 {
 	memset(st, 0, sizeof *st);
 	st->roots = sb_str(&lv->roots);
-	st->how = lv->o->poll_ms ? "polling" : "inotify";
+	st->how = follower_how(lv->fw);
+	st->since = lv->o->since_arg;
+	st->demo = lv->demo != NULL;
 	st->files = follower_files(lv->fw);
 	st->reading_history = follower_reading_history(lv->fw);
 	follower_history_progress(lv->fw, &st->hist_files,
@@ -240,20 +245,52 @@ static void draw(struct live *lv, unsigned long long now)
 	lv->drawn_at = now;
 }
 
+/* The theme chosen with t is remembered for the login session (a file
+ * in $XDG_RUNTIME_DIR, which logout removes): the next plogtop starts
+ * with it unless --theme or PLOGTOP_THEME says otherwise. */
+static void session_theme_path(struct strbuf *sb)
+{
+	const char *dir = getenv("XDG_RUNTIME_DIR");
+
+	if (dir && *dir == '/')
+		sb_addf(sb, "%s/plogtop-theme", dir);
+}
+
+static void remember_theme(struct live *lv)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	session_theme_path(&path);
+	if (path.len) {
+		FILE *f = fopen(path.buf, "w");
+		if (!f || fprintf(f, "%s\n", lv->theme.name) < 0 ||
+		    fclose(f) != 0) {
+			struct strbuf msg = STRBUF_INIT;
+			sb_addf(&msg, "%s: %s (the theme is not remembered)",
+				path.buf, strerror(errno));
+			msglog_add(&lv->log, msg.buf);
+			sb_free(&msg);
+			if (f)
+				fclose(f);
+		}
+	}
+	sb_free(&path);
+}
+
 static void next_theme(struct live *lv)
 {
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT, msg = STRBUF_INIT;
 
-	for (int tries = 0; tries < THEME_COUNT; tries++) {
-		lv->theme_index = (lv->theme_index + 1) % THEME_COUNT;
-		sb_reset(&err);
-		if (theme_load(theme_names[lv->theme_index], &lv->theme,
-			       &err) == 0)
-			break;
+	/* Only themes readable on the terminal's background. */
+	int i = theme_next(lv->theme_index, lv->bg, &lv->theme, &err);
+	if (i < 0) {
+		msglog_add(&lv->log, err.buf);
+	} else {
+		lv->theme_index = i;
+		remember_theme(lv);
 	}
 	tui_theme(&lv->tui, &lv->theme, &lv->mono);
-	struct strbuf msg = STRBUF_INIT;
-	sb_addf(&msg, " theme: %s%s", lv->theme.name,
+	sb_addf(&msg, "theme: %s%s", lv->theme.name,
 		lv->tui.colours ? "" : " (monochrome terminal)");
 	dash_set_message(lv->dash, msg.buf);
 	sb_free(&msg);
@@ -267,33 +304,71 @@ static void open_pager(struct live *lv)
 	const char *file = dash_pager_file(lv->dash);
 	const char *pager = getenv("PAGER");
 	char line[32], *copy, *argv[16];
-	int argc = 0;
+	int argc = 0, fds[2];
+	struct strbuf msg = STRBUF_INIT;
 
 	if (!file)
 		return;
+	/* A file rotated away: said on the screen, until the next key. */
+	if (access(file, R_OK) < 0) {
+		sb_addf(&msg, "cannot open %s: %s (rotated away?)", file,
+			strerror(errno));
+		dash_set_message(lv->dash, msg.buf);
+		sb_free(&msg);
+		return;
+	}
 	copy = strdup(pager && *pager ? pager : "less");
 	if (!copy)
 		return;
 	for (char *save = NULL, *tok = strtok_r(copy, " \t", &save);
 	     tok && argc < 13; tok = strtok_r(NULL, " \t", &save))
 		argv[argc++] = tok;
+	if (!argc)
+		argv[argc++] = "less";
 	snprintf(line, sizeof line, "+%lu", dash_pager_line(lv->dash));
 	argv[argc++] = line;
 	argv[argc++] = (char *)file;
 	argv[argc] = NULL;
+	/* The child tells exec's failure through a pipe closed on exec:
+	 * nothing is written on the screen behind the dashboard's back. */
+	if (pipe2(fds, O_CLOEXEC) < 0) {
+		sb_addf(&msg, "pipe: %s", strerror(errno));
+		dash_set_message(lv->dash, msg.buf);
+		sb_free(&msg);
+		free(copy);
+		return;
+	}
 	tui_suspend();
 	pid_t pid = fork();
 	if (pid == 0) {
 		sigprocmask(SIG_SETMASK, &lv->old_mask, NULL);
 		signal(SIGPIPE, SIG_DFL);
 		execvp(argv[0], argv);
-		fprintf(stderr, "plogtop: %s: %s\n", argv[0], strerror(errno));
+		int e = errno;
+		ssize_t w = write(fds[1], &e, sizeof e);
+		(void)w;
 		_exit(127);
 	}
-	if (pid > 0)
-		while (waitpid(pid, NULL, 0) < 0 && errno == EINTR)
+	close(fds[1]);
+	int e = 0, status = 0;
+	if (pid > 0) {
+		while (read(fds[0], &e, sizeof e) < 0 && errno == EINTR)
 			;
+		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+			;
+	} else {
+		e = errno;
+	}
+	close(fds[0]);
 	tui_resume();
+	if (e)
+		sb_addf(&msg, "$PAGER (%s) cannot run: %s", argv[0], strerror(e));
+	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
+		sb_addf(&msg, "$PAGER (%s) failed with status %d", argv[0],
+			WEXITSTATUS(status));
+	if (msg.len)
+		dash_set_message(lv->dash, msg.buf);
+	sb_free(&msg);
 	free(copy);
 }
 
@@ -366,7 +441,12 @@ static void loop(struct live *lv, int sfd)
 			timeout = 0;
 		int n = poll(p, np, timeout);
 		if (n < 0 && errno != EINTR) {
-			perror("plogtop: poll");
+			struct strbuf msg = STRBUF_INIT;
+			sb_addf(&msg, "poll: %s", strerror(errno));
+			lv->stop = 1;	/* said once the terminal is back */
+			sb_free(&lv->prom_err);
+			sanitize(&lv->prom_err, msg.buf, msg.len);
+			sb_free(&msg);
 			break;
 		}
 		if (n > 0 && (p[0].revents & POLLIN)) {
@@ -404,21 +484,74 @@ static void loop(struct live *lv, int sfd)
 	free(p);
 }
 
+/* The theme at start: --theme, else PLOGTOP_THEME, else the one chosen
+ * with t earlier in this login session, else the default. */
+static const char *start_theme(const struct live *lv, struct strbuf *mem)
+{
+	const char *env = getenv("PLOGTOP_THEME");
+	struct strbuf path = STRBUF_INIT;
+
+	if (lv->o->theme)
+		return lv->o->theme;
+	if (env && *env)
+		return env;
+	session_theme_path(&path);
+	FILE *f = path.len ? fopen(path.buf, "r") : NULL;
+	sb_free(&path);
+	if (f) {
+		char name[64];
+		if (fgets(name, sizeof name, f)) {
+			name[strcspn(name, "\n")] = '\0';
+			for (int i = 0; i < THEME_COUNT; i++)
+				if (strcmp(name, theme_names[i]) == 0)
+					sb_adds(mem, name);
+		}
+		fclose(f);
+	}
+	return mem->len ? mem->buf : "default";
+}
+
 static int start_dashboard(struct live *lv, struct strbuf *err)
 {
-	const char *name = lv->o->theme ? lv->o->theme : "default";
+	struct strbuf mem = STRBUF_INIT;
+	const char *name = start_theme(lv, &mem);
+	int rc = -1;
 
-	if (theme_load(name, &lv->theme, err) < 0 ||
-	    theme_load("mono", &lv->mono, err) < 0)
-		return -1;
+	if (theme_load(name, &lv->theme, err) < 0) {
+		/* A bad PLOGTOP_THEME names itself. */
+		if (!lv->o->theme && getenv("PLOGTOP_THEME") &&
+		    strcmp(name, getenv("PLOGTOP_THEME")) == 0)
+			sb_adds(err, " (from PLOGTOP_THEME)");
+		goto out;
+	}
+	if (theme_load("mono", &lv->mono, err) < 0)
+		goto out;
+	lv->theme_index = -1;
 	for (int i = 0; i < THEME_COUNT; i++)
 		if (strcmp(theme_names[i], lv->theme.name) == 0)
 			lv->theme_index = i;
+	lv->bg = theme_terminal_bg(&lv->theme);
 	if (tui_start(&lv->tui, lv->o->want_colour, err) < 0)
-		return -1;
+		goto out;
 	tui_theme(&lv->tui, &lv->theme, &lv->mono);
-	lv->dash = dash_new(&lv->m, lv->cat, &lv->tui);
-	return 0;
+	lv->dash = dash_new(&lv->m, lv->cat, &lv->tui, &lv->log);
+	/* From here until tui_stop, messages wait for the dashboard. */
+	msglog_attach(&lv->log, 1);
+	struct strbuf note = STRBUF_INIT;
+	if (locale_unavailable(&note))
+		msglog_add(&lv->log, note.buf);
+	sb_free(&note);
+	rc = 0;
+out:
+	sb_free(&mem);
+	return rc;
+}
+
+/* Leaves the terminal: from now on messages go to stderr again. */
+static void stop_dashboard(struct live *lv)
+{
+	tui_stop(&lv->tui);
+	msglog_attach(&lv->log, 0);
 }
 
 /* Hosts named on the command line: read over ssh into the same model. */
@@ -471,6 +604,11 @@ static int run(const struct options *o, struct ruleset *rs,
 
 	gethostname(lv.host, sizeof lv.host - 1);
 	model_init(&lv.m);
+	msglog_init(&lv.log);
+	/* The dashboard's messages wait for it from the start: a warning
+	 * while the roots are set up shows on its message line; if it
+	 * cannot start, they go to stderr then. */
+	msglog_attach(&lv.log, dashboard);
 	model_set_live(&lv.m, o->keep);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
@@ -531,7 +669,7 @@ static int run(const struct options *o, struct ruleset *rs,
 		draw(&lv, monotonic_ms());
 	loop(&lv, sfd);
 	if (dashboard)
-		tui_stop(&lv.tui);
+		stop_dashboard(&lv);
 	/* Ending: the chains still open are complete as they stand. */
 	follower_flush(lv.fw);
 	write_prom(&lv, monotonic_ms(), 1);
@@ -549,12 +687,15 @@ static int run(const struct options *o, struct ruleset *rs,
 	if (sfd >= 0)
 		close(sfd);
 out:
+	if (!lv.dash)
+		msglog_flush(&lv.log);
 	dash_free(lv.dash);
 	fleet_free(lv.fleet);
 	follower_free(lv.fw);
 	demo_free(lv.demo);
 	model_free(&lv.m);
 	sb_free(&lv.roots);
+	msglog_free(&lv.log);
 	sb_free(&lv.prom_err);
 	sb_free(&err);
 	return status;

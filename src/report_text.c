@@ -7,6 +7,7 @@
 
 #include "report.h"
 #include "sanitize.h"
+#include "textfit.h"
 #include "xalloc.h"
 
 /* SGR sequences; the only escape codes plogtop writes in text reports. */
@@ -56,32 +57,14 @@ static void short_time(char *buf, logtime_t t)
 }
 
 /* A path, sanitised, to fit width columns: shortened in the middle, so
- * that the file name at its end stays. */
+ * that the file name at its end stays (ASCII dots: the report may go to
+ * a terminal of any locale). */
 static void put_path(struct strbuf *sb, const char *s, size_t width)
 {
 	struct strbuf clean = STRBUF_INIT;
 
 	sanitize(&clean, s, strlen(s));
-	const char *c = sb_str(&clean);
-	size_t w = text_width(c);
-	if (w <= width || width < 12) {
-		sb_add(sb, c, text_fit(c, width));
-	} else {
-		/* ASCII dots: the report may go to a terminal of any locale. */
-		size_t head = text_fit(c, (width - 3) / 3);
-		char *h = xstrndup(c, head);
-		size_t left = width - 3 - text_width(h);
-		const char *tail = c + head;
-		while (*tail && text_width(tail) > left) {
-			tail++;
-			while ((*tail & 0xc0) == 0x80)
-				tail++;
-		}
-		sb_add(sb, c, head);
-		sb_adds(sb, "...");
-		sb_adds(sb, tail);
-		free(h);
-	}
+	path_fit(sb, sb_str(&clean), width, "...");
 	sb_free(&clean);
 }
 
@@ -240,16 +223,9 @@ static void wrap(struct strbuf *sb, const char *text, size_t first,
 		do {
 			size_t room = width > indent + 10 ? width - indent : 10;
 			char *chunk = xstrndup(p, (size_t)(end - p));
-			size_t n = text_fit(chunk, room);
-			if (n == 0 && *chunk)
-				n = 1;
-			if (p + n < end) {
-				size_t sp = n;
-				while (sp > 0 && chunk[sp] != ' ')
-					sp--;
-				if (sp > room / 3)
-					n = sp;
-			}
+			/* Never inside a word or a file name when the line
+			 * has a space to break at. */
+			size_t n = wrap_break(chunk, room);
 			free(chunk);
 			for (size_t i = 0; i < indent; i++)
 				sb_addc(sb, ' ');

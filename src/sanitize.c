@@ -1,9 +1,11 @@
 #include "config.h"
 
 #include <langinfo.h>
+#include <locale.h>
 #include <stdint.h>
 #include <string.h>
 #include <strings.h>
+#include <wchar.h>
 
 #include "sanitize.h"
 
@@ -123,18 +125,34 @@ void sanitize(struct strbuf *out, const char *s, size_t n)
 	}
 }
 
-static int char_width(uint32_t c)
+/* Widths are wcwidth(3)'s, asked in a UTF-8 locale whatever the
+ * current one is (text here is UTF-8 whatever the terminal's charset):
+ * CJK and emoji take two columns, combining marks none.  With no UTF-8
+ * locale on the host at all, a character counts one. */
+static locale_t utf8_ctype(void)
 {
-	if ((c >= 0x300 && c <= 0x36f) || (c >= 0x200b && c <= 0x200d) ||
-	    (c >= 0xfe00 && c <= 0xfe0f))
-		return 0;
-	if ((c >= 0x1100 && c <= 0x115f) || (c >= 0x2e80 && c <= 0xa4cf) ||
-	    (c >= 0xac00 && c <= 0xd7a3) || (c >= 0xf900 && c <= 0xfaff) ||
-	    (c >= 0xfe30 && c <= 0xfe4f) || (c >= 0xff00 && c <= 0xff60) ||
-	    (c >= 0xffe0 && c <= 0xffe6) || (c >= 0x1f300 && c <= 0x1faff) ||
-	    (c >= 0x20000 && c <= 0x3fffd))
-		return 2;
-	return 1;
+	static locale_t loc;	/* found once, never changes after */
+	static int tried;
+
+	if (!tried) {
+		static const char *const names[] = {
+			"C.UTF-8", "C.utf8", "en_US.UTF-8", "en_US.utf8"
+		};
+		tried = 1;
+		for (size_t i = 0; !loc && i < sizeof names / sizeof *names; i++)
+			loc = newlocale(LC_CTYPE_MASK, names[i], (locale_t)0);
+	}
+	return loc;
+}
+
+static int char_width(uint32_t c, locale_t loc)
+{
+	if (c < 0x7f)
+		return 1;
+	if (!loc)
+		return 1;
+	int w = wcwidth((wchar_t)c);
+	return w < 0 ? 1 : w;
 }
 
 /* Walks s while it fits in width columns: returns the bytes that fit and
@@ -143,18 +161,21 @@ static size_t measure(const char *s, size_t width, size_t *columns)
 {
 	const unsigned char *p = (const unsigned char *)s;
 	size_t n = strlen(s), i = 0, used = 0;
+	locale_t loc = utf8_ctype(), old = loc ? uselocale(loc) : (locale_t)0;
 
 	while (i < n) {
 		uint32_t cp;
 		size_t len = utf8_decode(p + i, n - i, &cp);
 		if (len == 0)
 			len = 1, cp = '?';
-		size_t w = (size_t)char_width(cp);
+		size_t w = (size_t)char_width(cp, loc);
 		if (used + w > width)
 			break;
 		used += w;
 		i += len;
 	}
+	if (loc)
+		uselocale(old);
 	*columns = used;
 	return i;
 }

@@ -15,7 +15,7 @@ const char *const theme_names[] = { "default", "light", "mono",
 static const char *const item_names[TI_ITEMS] = {
 	"header", "title", "table-head", "row", "selected", "dead", "count",
 	"zero", "graph", "detail-title", "fix", "raw", "keys", "status",
-	"warning",
+	"warning", "new",
 };
 
 static const char *const colour_names[] = {
@@ -101,6 +101,21 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 		int k = sscanf(line, "%63s %63s %63s %127s", item, fg, bg, attrs);
 		if (k <= 0)
 			continue;
+		/* "background dark|light|any": what the theme is made for;
+		 * the t key skips a theme unreadable on the terminal's. */
+		if (strcmp(item, "background") == 0) {
+			static const char *const bgs[] = { "any", "dark", "light" };
+			int b = 0;
+			while (k == 2 && b < 3 && strcmp(fg, bgs[b]) != 0)
+				b++;
+			if (k != 2 || b == 3) {
+				sb_addf(err, "%s:%lu: expected background dark, "
+					"light or any", path, lineno);
+				return -1;
+			}
+			t->background = (enum theme_bg)b;
+			continue;
+		}
 		if (k < 3) {
 			sb_addf(err, "%s:%lu: expected ITEM FOREGROUND BACKGROUND "
 				"[ATTRIBUTES]", path, lineno);
@@ -149,10 +164,12 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	int is_file = strchr(name_or_file, '/') ||
 		      (n > 6 && strcmp(name_or_file + n - 6, ".theme") == 0);
 
+	t->background = BG_ANY;
 	/* Another theme sets what it wants; the rest is the default's. */
 	int is_default = !is_file && strcmp(name_or_file, "default") == 0;
 	if (!is_default && theme_load("default", t, err) < 0)
 		return -1;
+	t->background = BG_ANY;	/* not inherited from the default */
 	if (is_file) {
 		sb_adds(&path, name_or_file);
 	} else {
@@ -178,4 +195,38 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	sb_free(&path);
 	sb_free(&text);
 	return rc;
+}
+
+enum theme_bg theme_terminal_bg(const struct theme *start)
+{
+	const char *fgbg = getenv("COLORFGBG");
+
+	/* "FG;BG" or "FG;default;BG": colours 0-6 and 8 are dark. */
+	if (fgbg && *fgbg) {
+		const char *last = strrchr(fgbg, ';');
+		char *end;
+		long bg = strtol(last ? last + 1 : fgbg, &end, 10);
+		if (last && !*end && bg >= 0 && bg <= 15)
+			return bg <= 6 || bg == 8 ? BG_DARK : BG_LIGHT;
+	}
+	if (start && start->background != BG_ANY)
+		return start->background;
+	return BG_DARK;
+}
+
+int theme_next(int from, enum theme_bg bg, struct theme *t,
+	       struct strbuf *err)
+{
+	for (int k = 1; k <= THEME_COUNT; k++) {
+		int i = (from + k) % THEME_COUNT;
+		struct theme cand;
+		sb_reset(err);
+		if (theme_load(theme_names[i], &cand, err) < 0)
+			continue;
+		if (cand.background != BG_ANY && cand.background != bg)
+			continue;
+		*t = cand;
+		return i;
+	}
+	return -1;
 }

@@ -8,7 +8,7 @@
 enum theme_item {
 	TI_HEADER, TI_TITLE, TI_TABLE_HEAD, TI_ROW, TI_SELECTED, TI_DEAD,
 	TI_COUNT, TI_ZERO, TI_GRAPH, TI_DETAIL_TITLE, TI_FIX, TI_RAW, TI_KEYS,
-	TI_STATUS, TI_WARNING, TI_ITEMS
+	TI_STATUS, TI_WARNING, TI_NEW, TI_ITEMS
 };
 
 #define TA_BOLD 1u
@@ -22,8 +22,12 @@ struct theme_style {
 	unsigned attrs;
 };
 
+/* The terminal background a theme is readable on ("background" line). */
+enum theme_bg { BG_ANY, BG_DARK, BG_LIGHT };
+
 struct theme {
 	char name[64];
+	enum theme_bg background;
 	struct theme_style item[TI_ITEMS];
 };
 
@@ -42,5 +46,13 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 /* The built-in theme names, in the order the t key cycles them. */
 extern const char *const theme_names[];
 #define THEME_COUNT 4
+
+/* The terminal's background as $COLORFGBG tells ("15;0": dark), else
+ * what the theme chosen at start was made for, else dark. */
+enum theme_bg theme_terminal_bg(const struct theme *start);
+/* The index of the next built-in theme after index `from` that is
+ * readable on bg (loaded into *t); -1 when none loads. */
+int theme_next(int from, enum theme_bg bg, struct theme *t,
+	       struct strbuf *err);
 
 #endif

@@ -1,8 +1,8 @@
 #include "config.h"
 
 #include <curses.h>
-#include <langinfo.h>
-#include <locale.h>
+#include <stdlib.h>
+#include <term.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -10,19 +10,75 @@
 #include "sanitize.h"
 #include "tui.h"
 
+/* Whether TERM can show the dashboard, before curses takes the screen:
+ * an exact reason and what to do when not. */
+static int check_term(struct strbuf *err)
+{
+	const char *term = getenv("TERM");
+	int e = 0;
+
+	if (!term || !*term) {
+		sb_adds(err, "TERM is not set, so the terminal's kind is "
+			"unknown: run TERM=xterm-256color plogtop, or use "
+			"--once or --follow (no terminal needed)");
+		return -1;
+	}
+	struct strbuf name = STRBUF_INIT;
+	sanitize(&name, term, strlen(term));
+	if (!locale_is_utf8()) {
+		struct strbuf a = STRBUF_INIT;
+		escape_8bit(&a, name.buf, name.len);
+		sb_free(&name);
+		name = a;
+	}
+	int rc = -1;
+	if (strcmp(term, "dumb") == 0) {
+		sb_addf(err, "TERM=dumb cannot show the dashboard (no cursor "
+			"movement): use plogtop --once or --follow here, or "
+			"run it in a real terminal (e.g. TERM=xterm-256color)");
+	} else if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) {
+		if (e == 0)
+			sb_addf(err, "TERM=%s is not known on this host (no "
+				"terminfo entry): run TERM=xterm-256color "
+				"plogtop, or install the entry (infocmp -x "
+				"%s | tic -x - on a host that has it); "
+				"--once and --follow need none", name.buf,
+				name.buf);
+		else
+			sb_addf(err, "no terminfo database for TERM=%s: "
+				"install ncurses-base (or ncurses-term), or "
+				"use plogtop --once or --follow", name.buf);
+	} else {
+		const char *cup = tigetstr("cup");
+		if (!cup || cup == (char *)-1)
+			sb_addf(err, "TERM=%s cannot move the cursor, so it "
+				"cannot show the dashboard: use "
+				"TERM=xterm-256color, or plogtop --once or "
+				"--follow", name.buf);
+		else
+			rc = 0;
+		del_curterm(cur_term);
+	}
+	sb_free(&name);
+	return rc;
+}
+
 int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 {
 	memset(t, 0, sizeof *t);
 	t->want_colour = want_colour;
-	t->utf8 = strcmp(nl_langinfo(CODESET), "UTF-8") == 0;
+	t->utf8 = locale_is_utf8();
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		sb_adds(err, "the dashboard needs a terminal");
+		sb_adds(err, "the dashboard needs a terminal: use --once or "
+			"--follow when the output is a file or a pipe");
 		return -1;
 	}
+	if (check_term(err) < 0)
+		return -1;
 	/* newterm, unlike initscr, returns an error instead of exiting. */
 	if (!newterm(NULL, stdout, stdin)) {
 		sb_adds(err, "cannot use this terminal (is TERM right?); "
-			"try --once or --follow");
+			"try TERM=xterm-256color, or --once or --follow");
 		return -1;
 	}
 	cbreak();
@@ -37,8 +93,18 @@ int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 		use_default_colors();
 		t->colours = COLORS >= 256 ? 256 : COLORS >= 16 ? 16 : 8;
 	}
+	mouseinterval(0);
+	tui_mouse(t, 1);
 	tui_size(t);
 	return 0;
+}
+
+int tui_mouse(struct tui *t, int on)
+{
+	mmask_t got = mousemask(on ? BUTTON1_PRESSED | BUTTON1_RELEASED |
+				BUTTON1_CLICKED : 0, NULL);
+	t->mouse = on && got != 0;
+	return t->mouse;
 }
 
 void tui_stop(struct tui *t)
@@ -83,7 +149,9 @@ static void rgb_of(int c, int rgb[3])
 	}
 }
 
-/* A colour the terminal lacks becomes the nearest one it has. */
+/* A colour the terminal lacks becomes the nearest one it has; a grey
+ * the nearest grey (black, white; on 16 colours bright-black too), so
+ * that a dim grey never turns into a loud yellow on 8 colours. */
 static short degrade(short c, int colours)
 {
 	if (c < colours || c < 0)
@@ -91,7 +159,10 @@ static short degrade(short c, int colours)
 	int rgb[3], best = 0;
 	long bestd = -1;
 	rgb_of(c, rgb);
+	int grey = abs(rgb[0] - rgb[1]) < 16 && abs(rgb[1] - rgb[2]) < 16;
 	for (int i = 0; i < colours && i < 16; i++) {
+		if (grey && i != 0 && i != 7 && i != 8 && i != 15)
+			continue;
 		long d = 0;
 		for (int k = 0; k < 3; k++)
 			d += (long)(rgb[k] - base16[i][k]) * (rgb[k] - base16[i][k]);
@@ -150,6 +221,11 @@ void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 		return;
 	if (x + width > t->cols)
 		width = t->cols - x;
+	struct strbuf ascii = STRBUF_INIT;
+	if (!t->utf8) {
+		escape_8bit(&ascii, s, strlen(s));
+		s = sb_str(&ascii);
+	}
 	size_t n = text_fit(s, (size_t)width);
 	attrset((attr_t)t->attr[item]);
 	mvaddnstr(y, x, s, (int)n);
@@ -163,6 +239,7 @@ void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 			addch(' ');
 	}
 	attrset(A_NORMAL);
+	sb_free(&ascii);
 }
 
 void tui_rule(const struct tui *t, int y, int x, int width,

@@ -12,12 +12,14 @@ struct tui {
 	int colours;		/* colours in use: 0 monochrome, 8, 16, 256 */
 	int utf8;		/* the locale is UTF-8: Unicode line drawing */
 	int want_colour;	/* --color and NO_COLOR allow it */
+	int mouse;		/* clicks are reported (m turns it off) */
 	unsigned long attr[TI_ITEMS];
 	int rows, cols;
 };
 
 /* Takes the terminal (stdin and stdout).  Returns 0, or -1 with a message
- * in err (no terminal, unknown TERM). */
+ * in err that names what is wrong and what to do (no terminal, TERM
+ * unset, dumb, unknown on this host, or unable to move the cursor). */
 int tui_start(struct tui *t, int want_colour, struct strbuf *err);
 void tui_stop(struct tui *t);
 /* Sets the colours of a theme; monochrome uses mono's attributes. */
@@ -27,8 +29,12 @@ void tui_theme(struct tui *t, const struct theme *theme,
 /* A key, or -1 when none is waiting.  KEY_RESIZE updates rows/cols. */
 int tui_key(struct tui *t);
 void tui_size(struct tui *t);
+/* Mouse clicks reported as KEY_MOUSE, or not; returns the new state (0
+ * when the terminal has no mouse). */
+int tui_mouse(struct tui *t, int on);
 
-/* Text at (y, x) in at most width columns, padded to width when pad. */
+/* Text at (y, x) in at most width columns, padded to width when pad.
+ * Without UTF-8 every byte >= 0x80 is spelt \xNN: no garbage. */
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 	      enum theme_item item, int pad);
 /* A horizontal rule. */

@@ -98,13 +98,21 @@ tui_start() {
 	{
 		echo "cd $(shq "$tmp") || exit 1"
 		echo 'stty -g >stty.before'
-		echo 'unset NO_COLOR'
+		echo 'unset NO_COLOR COLORFGBG PLOGTOP_THEME'
 		echo 'until [ -e go ]; do sleep 0.01; done'
 		# The pid is the shell's, which execs env, which execs plogtop.
 		printf '%s' "sh -c 'echo \$\$ >pid; exec \"\$@\"' sh env"
+		# The theme chosen with t is remembered in XDG_RUNTIME_DIR:
+		# the test's own, never the user's.
 		printf ' %s' "TERM=$_term" "LC_ALL=$_loc" \
+			"XDG_RUNTIME_DIR=$(shq "$tmp")" \
 			"PAGER=$(shq "${tui_pager:-true}")" \
-			"PLOGTOP_DATADIR=$(shq "$PLOGTOP_DATADIR")" "$(shq "$PLOGTOP")"
+			"PLOGTOP_DATADIR=$(shq "$PLOGTOP_DATADIR")"
+		# tui_env: more VAR=VALUE words for plogtop's environment.
+		for _e in ${tui_env:-}; do
+			printf ' %s' "$(shq "$_e")"
+		done
+		printf ' %s' "$(shq "$PLOGTOP")"
 		for _a; do
 			printf ' %s' "$(shq "$_a")"
 		done
@@ -305,11 +313,12 @@ wait_exit() {
 
 # ---- the header and the process table ----
 
-# status_has ITEM...: the status line (the header's second line) of the
-# last capture has each ITEM ("all 12", "window 1 min", "filter 'x'")
-# between blanks, in any order.
+# status_has ITEM...: the status lines (the header's lines after the
+# first, up to the table head) of the last capture have each ITEM
+# ("12 in all", "window 1 min", "filter 'x'") between blanks, in any order.
 status_has() {
-	_l=" $(sed -n 2p "$tmp/screen") "
+	_l=" $(awk 'NR > 1 && /^PID / { exit } NR > 1 && NR < 6' "$tmp/screen" |
+		tr '\n' ' ') "
 	for _i; do
 		case $_l in *" $_i "*) ;; *) return 1 ;; esac
 	done

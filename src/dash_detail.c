@@ -1,0 +1,270 @@
+/* The detail pane: the selected process's classes, one of its incidents
+ * (the latest, or stepped to with [ ] / n N), and its fix or raw lines;
+ * wrapped at spaces (never inside a word or a file name), scrolled no
+ * further than its end, with a marker when more is below. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "dash_int.h"
+#include "sanitize.h"
+#include "textfit.h"
+#include "xalloc.h"
+
+#define MAX_STEP 1000	/* incidents the detail steps through */
+
+/* The incidents the detail steps through, newest first: the kept ones
+ * in the window (all of them in "all"); the latest when none is kept. */
+size_t detail_incidents(const struct dash *d, const struct process *p,
+			const struct incident **out, size_t max)
+{
+	long long span = window_usec[d->win];
+	logtime_t now = logtime_now();
+	size_t n = 0;
+
+	for (const struct incident *i = p->recent_last; i && n < max;
+	     i = i->pprev) {
+		if (span && (i->first == LOGTIME_UNKNOWN ||
+			     i->first <= now - span))
+			continue;
+		out[n++] = i;
+	}
+	if (!n && p->latest && !span)
+		out[n++] = p->latest;
+	return n;
+}
+
+const struct incident *detail_incident(const struct dash *d)
+{
+	const struct incident **v, *inc = NULL;
+
+	if (!d->nrows)
+		return NULL;
+	v = xmalloc(MAX_STEP * sizeof *v);
+	size_t n = detail_incidents(d, d->rows[d->sel].p, v, MAX_STEP);
+	if (n)
+		inc = v[(size_t)d->step < n ? (size_t)d->step : n - 1];
+	free(v);
+	return inc;
+}
+
+static void put_class(struct dash *d, struct strbuf *out, size_t n,
+		      const struct klass *k)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct incident probe = { 0 };
+
+	probe.code = k->code;
+	probe.resource = k->resource;
+	probe.cause = k->cause;
+	catalog_render(d->cat, "title", &probe, &sb);
+	sb_addf(out, "%5zu  %s %s / %s: %s\n", n, code_name(k->code),
+		resource_name(k->resource), cause_name(k->cause),
+		sb.buf ? sb.buf : "");
+	sb_free(&sb);
+}
+
+/* The classes: all-time counts in "all", else the window's incidents. */
+static void class_lines(struct dash *d, const struct process *p,
+			const struct incident **v, size_t n,
+			struct strbuf *out)
+{
+	if (!window_usec[d->win]) {
+		for (size_t i = 0; i < p->nclasses; i++)
+			put_class(d, out, p->classes[i].n, &p->classes[i].k);
+		return;
+	}
+	sb_addf(out, "\f");
+	sb_addf(out, tr(L_WINDOW_CLASSES), p->nrecent);
+	sb_addc(out, '\n');
+	for (size_t i = 0; i < n; i++) {
+		size_t same = 0, seen = 0;
+		for (size_t j = 0; j < n; j++) {
+			int eq = v[j]->code == v[i]->code &&
+				 v[j]->resource == v[i]->resource &&
+				 v[j]->cause == v[i]->cause;
+			same += eq;
+			seen += eq && j < i;
+		}
+		if (seen)
+			continue;
+		struct klass k = { v[i]->code, v[i]->resource, v[i]->cause };
+		put_class(d, out, same, &k);
+	}
+}
+
+static void put_clean(const struct dash *d, struct strbuf *out,
+		      const char *s, size_t n)
+{
+	struct strbuf raw = STRBUF_INIT, c = STRBUF_INIT;
+
+	sb_add(&raw, s, n);
+	clean_text(d, &c, sb_str(&raw));
+	sb_adds(out, sb_str(&c));
+	sb_free(&raw);
+	sb_free(&c);
+}
+
+/* The lines of the detail pane, before wrapping: "\f" starts a title,
+ * "\v" a raw line. */
+static void detail_lines(struct dash *d, struct strbuf *out)
+{
+	const struct incident **v = xmalloc(MAX_STEP * sizeof *v);
+	const struct process *p = d->rows[d->sel].p;
+	size_t n = detail_incidents(d, p, v, MAX_STEP);
+	struct strbuf sb = STRBUF_INIT;
+	char iso[LOGTIME_ISO_LEN];
+
+	class_lines(d, p, v, n, out);
+	if (!n) {
+		free(v);
+		return;
+	}
+	if ((size_t)d->step >= n)
+		d->step = (int)n - 1;
+	const struct incident *inc = v[d->step];
+	logtime_iso(inc->first, iso);
+	sb_adds(out, "\f");
+	if (n > 1)
+		sb_addf(out, tr(L_INCIDENT_N), (size_t)d->step + 1, n,
+			*iso ? iso : tr(L_UNKNOWN_TIME));
+	else
+		sb_addf(out, tr(L_LATEST), *iso ? iso : tr(L_UNKNOWN_TIME));
+	if (inc->reported_code) {
+		sb_adds(out, tr(L_REPORTED));
+		put_clean(d, out, inc->reported_code, strlen(inc->reported_code));
+	} else {
+		sb_adds(out, tr(L_NO_CODE));
+	}
+	sb_addc(out, '\n');
+	for (size_t i = 0; i < inc->nfields; i++) {
+		if (i)
+			sb_adds(&sb, ", ");
+		sb_adds(&sb, inc->fields[i].key);
+		sb_addc(&sb, '=');
+		put_clean(d, &sb, inc->fields[i].value,
+			  strlen(inc->fields[i].value));
+	}
+	if (sb.len)
+		sb_addf(out, "%s\n", sb.buf);
+	if (d->show_raw) {
+		sb_addf(out, "\f%s\n", tr(L_RAW));
+		for (size_t i = 0; i < inc->nraw; i++) {
+			sb_addc(out, '\v');
+			put_clean(d, out, inc->raw[i].file,
+				  strlen(inc->raw[i].file));
+			sb_addf(out, ":%lu: ", inc->raw[i].line);
+			put_clean(d, out, inc->raw[i].text,
+				  strcspn(inc->raw[i].text, "\n"));
+			sb_addc(out, '\n');
+		}
+		if (!inc->nraw)
+			sb_addf(out, "\v%s\n", tr(L_RAW_NOT_KEPT));
+	} else {
+		sb_addf(out, "\f%s\n", tr(L_FIX));
+		sb_reset(&sb);
+		catalog_render(d->cat, "fix", inc, &sb);
+		/* The catalog's lines are lines of the pane; each is cleaned
+		 * (the fix quotes values from the logs). */
+		for (const char *l = sb_str(&sb); *l;) {
+			size_t k = strcspn(l, "\n");
+			put_clean(d, out, l, k);
+			sb_addc(out, '\n');
+			l += k + (l[k] == '\n');
+		}
+	}
+	free(v);
+	sb_free(&sb);
+}
+
+/* A screen line of the detail. */
+struct sline {
+	const char *s;
+	size_t len;
+	int x;
+	enum theme_item item;
+};
+
+static size_t screen_lines(struct dash *d, char *text, struct sline **out)
+{
+	struct tui *t = d->tui;
+	size_t n = 0, cap = 0;
+	char *next;
+
+	*out = NULL;
+	for (char *line = text; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		enum theme_item item = TI_FIX;
+		int indent = 1;
+		if (*line == '\f') {
+			item = TI_DETAIL_TITLE;
+			line++;
+		} else if (*line == '\v') {
+			item = TI_RAW;
+			line++;
+			indent = 2;
+		}
+		const char *s = line;
+		int first = 1;
+		do {
+			/* Wrapped lines are indented two more columns. */
+			int x = first ? indent : indent + 2;
+			size_t k = wrap_break(s, (size_t)(t->cols - x - 1));
+			if (n == cap) {
+				cap = cap ? 2 * cap : 64;
+				*out = xrealloc(*out, cap * sizeof **out);
+			}
+			(*out)[n++] = (struct sline){ s, k, x, item };
+			s += k;
+			while (*s == ' ')
+				s++;
+			first = 0;
+		} while (*s);
+	}
+	return n;
+}
+
+void draw_detail(struct dash *d, int y0, int height)
+{
+	struct tui *t = d->tui;
+	struct strbuf text = STRBUF_INIT, title = STRBUF_INIT, name = STRBUF_INIT;
+	struct sline *sl;
+
+	tui_rule(t, y0, 0, t->cols, d->detail_focus ? TI_TITLE : TI_RAW);
+	height--;
+	if (!d->nrows || height < 1)
+		return;
+	const struct row *r = &d->rows[d->sel];
+	clean_text(d, &name, *r->p->name ? r->p->name : "-");
+	sb_addf(&title, tr(L_IN_WINDOW), r->p->pid, name.buf, r->total,
+		r->total == 1 ? "" : "s", r->p->total);
+	tui_text(t, y0, 2, t->cols - 4, title.buf, TI_DETAIL_TITLE, 0);
+	detail_lines(d, &text);
+	size_t n = text.len ? screen_lines(d, text.buf, &sl) : (sl = NULL, 0);
+	/* Never scrolled into blank space. */
+	d->detail_max = n > (size_t)height ? (int)(n - (size_t)height) : 0;
+	if (d->detail_scroll > d->detail_max)
+		d->detail_scroll = d->detail_max;
+	size_t from = (size_t)d->detail_scroll;
+	int more = n - from > (size_t)height;
+	int show = more ? height - 1 : height;
+	for (int i = 0; i < show && from + (size_t)i < n; i++) {
+		const struct sline *s = &sl[from + (size_t)i];
+		char buf[4096];
+		size_t len = s->len < sizeof buf - 1 ? s->len : sizeof buf - 1;
+		memcpy(buf, s->s, len);
+		buf[len] = '\0';
+		tui_text(t, y0 + 1 + i, s->x, t->cols - s->x - 1, buf, s->item, 0);
+	}
+	if (more)
+		tui_text(t, y0 + height, 1, t->cols - 2, tr(L_MORE_BELOW),
+			 TI_STATUS, 0);
+	free(sl);
+	sb_free(&text);
+	sb_free(&title);
+	sb_free(&name);
+}

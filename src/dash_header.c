@@ -1,0 +1,118 @@
+/* The header: what is read and how, the clock, then every field (window,
+ * counts, sort...) flowed over as many lines as the width needs, so
+ * that none is cut off at 80 or 60 columns. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+
+#include "dash_int.h"
+#include "sanitize.h"
+#include "textfit.h"
+
+#define MAX_FIELDS 12
+
+static void title_line(struct dash *d)
+{
+	struct tui *t = d->tui;
+	const struct dash_status *st = d->st;
+	struct strbuf sb = STRBUF_INIT, right = STRBUF_INIT;
+	char clock[16];
+	time_t now = time(NULL);
+	struct tm tm;
+
+	localtime_r(&now, &tm);
+	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
+	sb_addf(&right, "%s%s%s ", d->paused ? tr(L_PAUSED) : "",
+		d->paused ? "  " : "", clock);
+	tui_clear_line(t, 0, TI_HEADER);
+	sb_addf(&sb, " %s %s  ", tr(L_TITLE), PACKAGE_VERSION);
+	if (st->demo)
+		sb_addf(&sb, "%s  ", tr(L_DEMO));
+	/* The roots take what is left, shortened in the middle. */
+	int room = t->cols - (int)text_width(sb.buf) -
+		   (int)text_width(right.buf) - (int)strlen(st->how) - 4;
+	if (room > 0 && !st->demo) {
+		struct strbuf roots = STRBUF_INIT;
+		clean_text(d, &roots, st->roots);
+		path_fit(&sb, roots.buf ? roots.buf : "", (size_t)room,
+			 t->utf8 ? "\u2026" : "...");
+		sb_free(&roots);
+	}
+	sb_addf(&sb, " (%s)", st->how);
+	tui_text(t, 0, 0, t->cols - (int)text_width(right.buf), sb.buf,
+		 TI_HEADER, 0);
+	tui_text(t, 0, t->cols - (int)text_width(right.buf),
+		 (int)text_width(right.buf), right.buf, TI_HEADER, 0);
+	sb_free(&sb);
+	sb_free(&right);
+}
+
+/* The fields of the status lines, most important first. */
+static size_t fields(struct dash *d, struct strbuf *f)
+{
+	const struct dash_status *st = d->st;
+	logtime_t now = logtime_now();
+	size_t n = 0;
+
+	if (d->paused)
+		sb_addf(&f[n++], tr(L_FROZEN), d->paused_clock);
+	if (d->filter[0]) {
+		struct strbuf c = STRBUF_INIT;
+		clean_text(d, &c, d->filter);
+		sb_addf(&f[n++], tr(L_FILTER), sb_str(&c));
+		sb_free(&c);
+	}
+	sb_addf(&f[n++], tr(L_WINDOW), window_names[d->win]);
+	if (st->since) {
+		struct strbuf c = STRBUF_INIT;
+		clean_text(d, &c, st->since);
+		sb_addf(&f[n++], tr(L_SINCE), sb_str(&c));
+		sb_free(&c);
+	}
+	sb_addf(&f[n++], tr(L_INCIDENTS),
+		model_count_window(d->m, 60LL * 1000000, now),
+		model_count_window(d->m, 3600LL * 1000000, now), d->m->n);
+	sb_addf(&f[n++], tr(L_PROCESSES), d->m->nprocs);
+	sb_addf(&f[n++], tr(L_FILES), st->files);
+	/* What was found and not read is never silent (see the report's
+	 * Skipped: list, or --once). */
+	if (d->m->nskipped)
+		sb_addf(&f[n++], tr(L_SKIPPED), d->m->nskipped);
+	if (d->rate_known)
+		sb_addf(&f[n++], tr(L_LINES_S), d->lines_per_s);
+	sb_addf(&f[n], tr(L_SORT), sort_names[d->sort]);
+	if (d->reverse)
+		sb_adds(&f[n], tr(L_REV));
+	n++;
+	return n;
+}
+
+int draw_header(struct dash *d)
+{
+	struct tui *t = d->tui;
+	struct strbuf f[MAX_FIELDS], line = STRBUF_INIT;
+	int y = 1;
+
+	title_line(d);
+	for (int i = 0; i < MAX_FIELDS; i++)
+		f[i] = (struct strbuf)STRBUF_INIT;
+	size_t n = fields(d, f);
+	/* Fields flow: a field is never split, a line holds what fits. */
+	for (size_t i = 0; i < n; i++) {
+		size_t w = text_width(sb_str(&f[i]));
+		if (line.len && text_width(line.buf) + 2 + w > (size_t)t->cols) {
+			tui_text(t, y++, 0, t->cols, line.buf, TI_STATUS, 1);
+			sb_reset(&line);
+		}
+		sb_adds(&line, line.len ? "  " : " ");
+		sb_adds(&line, sb_str(&f[i]));
+	}
+	if (line.len)
+		tui_text(t, y++, 0, t->cols, line.buf, TI_STATUS, 1);
+	for (int i = 0; i < MAX_FIELDS; i++)
+		sb_free(&f[i]);
+	sb_free(&line);
+	return y;
+}

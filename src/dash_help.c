@@ -1,0 +1,205 @@
+/* The other views and the bottom of the screen: the help and the
+ * messages (both scroll, with a marker when more is below), the sort
+ * menu, the message line and the key bar (every key shown: the bar takes
+ * a second line when one is not enough). */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "dash_int.h"
+#include "sanitize.h"
+#include "xalloc.h"
+
+/* Lines from d->view_top in height rows; the last row says when more is
+ * below.  The scroll stops at the end. */
+void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
+		size_t n, enum theme_item first_item)
+{
+	struct tui *t = d->tui;
+	int max = n > (size_t)height ? (int)(n - (size_t)height) : 0;
+
+	if (d->view_top > max)
+		d->view_top = max;
+	if (d->view_top < 0)
+		d->view_top = 0;
+	size_t from = (size_t)d->view_top;
+	int more = n - from > (size_t)height;
+	int show = more ? height - 1 : height;
+	for (int i = 0; i < show && from + (size_t)i < n; i++)
+		tui_text(t, y0 + i, 2, t->cols - 3, lines[from + (size_t)i],
+			 from + (size_t)i ? TI_FIX : first_item, 0);
+	if (more)
+		tui_text(t, y0 + height - 1, 2, t->cols - 3,
+			 tr(L_MORE_BELOW), TI_STATUS, 0);
+}
+
+void draw_help(struct dash *d, int y0, int height)
+{
+	draw_lines(d, y0 + 1, height - 1, help_lines, help_lines_n, TI_TITLE);
+}
+
+void draw_messages(struct dash *d, int y0, int height)
+{
+	size_t n = d->log ? d->log->n : 0;
+	const char **lines = xcalloc(n + 1, sizeof *lines);
+	struct strbuf *sb = xcalloc(n + 1, sizeof *sb);
+
+	sb_adds(&sb[0], tr(n ? L_MESSAGES_TITLE : L_MESSAGES_NONE));
+	lines[0] = sb_str(&sb[0]);
+	for (size_t i = 0; i < n; i++) {
+		const struct msg *m = msglog_get(d->log, i);
+		struct tm tm;
+		char when[16];
+		localtime_r(&m->when, &tm);
+		strftime(when, sizeof when, "%H:%M:%S", &tm);
+		sb_addf(&sb[i + 1], "%s  %s", when, m->text);
+		if (m->repeats)
+			sb_addf(&sb[i + 1], " (x%u)", m->repeats + 1);
+		lines[i + 1] = sb_str(&sb[i + 1]);
+	}
+	draw_lines(d, y0 + 1, height - 1, lines, n + 1, TI_TITLE);
+	for (size_t i = 0; i <= n; i++)
+		sb_free(&sb[i]);
+	free(sb);
+	free(lines);
+}
+
+void draw_sort_menu(struct dash *d, int y0, int height)
+{
+	struct tui *t = d->tui;
+	int w = 24, x = 2;
+
+	tui_text(t, y0, x, w, tr(L_SORT_MENU), TI_TITLE, 1);
+	for (int i = 0; i < S_COUNT && i + 1 < height; i++) {
+		char line[64];
+		snprintf(line, sizeof line, " %c %s", i == (int)d->sort ? '*'
+			 : ' ', sort_names[i]);
+		tui_text(t, y0 + 1 + i, x, w, line,
+			 i == d->menu_sel ? TI_SELECTED : TI_KEYS, 1);
+	}
+}
+
+/* ---- the bottom lines ---- */
+
+/* "q quit", or "q:quit" compact (a narrow terminal). */
+static void key_item(const struct dash *d, size_t i, int compact,
+		     struct strbuf *sb)
+{
+	const struct keyhelp *k = &key_bar[i];
+	const char *key = d->tui->utf8 || !k->ascii_key ? k->key : k->ascii_key;
+
+	if (compact) {
+		for (const char *c = key; *c; c++)
+			if (*c != ' ')
+				sb_addc(sb, *c);
+		sb_addf(sb, ":%s", k->what);
+	} else {
+		sb_addf(sb, "%s %s", key, k->what);
+	}
+}
+
+/* The lines the key bar takes in one form. */
+static int key_rows(const struct dash *d, int compact)
+{
+	struct strbuf item = STRBUF_INIT;
+	size_t used = 0;
+	int rows = 1;
+	size_t sep = compact ? 1 : 2;
+
+	for (size_t i = 0; i < key_bar_n; i++) {
+		sb_reset(&item);
+		key_item(d, i, compact, &item);
+		size_t w = text_width(item.buf);
+		if (used && used + sep + w > (size_t)d->tui->cols) {
+			rows++;
+			used = 0;
+		}
+		used += (used ? sep : 1) + w;
+	}
+	sb_free(&item);
+	return rows;
+}
+
+/* The key bar's lines: items flowed, never cut; compact when the long
+ * form would take more than two lines. */
+static int key_bar_flow(const struct dash *d, int draw, int y)
+{
+	struct strbuf line = STRBUF_INIT, item = STRBUF_INIT;
+	int rows = 0;
+	int compact = key_rows(d, 0) > 2;
+	const char *sep = compact ? " " : "  ";
+
+	if (d->filtering || d->view != V_MAIN) {
+		const char *s = tr(d->filtering ? L_FILTER_PROMPT
+				      : d->view == V_HELP ? L_HELP_CLOSE
+				      : d->view == V_MESSAGES ? L_MESSAGES_CLOSE
+				      : L_SORT_MENU_KEYS);
+		if (draw) {
+			sb_adds(&line, s);
+			if (d->filtering) {
+				struct strbuf c = STRBUF_INIT;
+				clean_text(d, &c, d->filter);
+				sb_adds(&line, sb_str(&c));
+				sb_addc(&line, '_');
+				sb_free(&c);
+			}
+			tui_text(d->tui, y, 0, d->tui->cols, line.buf, TI_KEYS, 1);
+		}
+		sb_free(&line);
+		return 1;
+	}
+	for (size_t i = 0; i < key_bar_n; i++) {
+		sb_reset(&item);
+		key_item(d, i, compact, &item);
+		if (line.len && text_width(line.buf) + strlen(sep) +
+		    text_width(item.buf) > (size_t)d->tui->cols) {
+			if (draw)
+				tui_text(d->tui, y + rows, 0, d->tui->cols,
+					 line.buf, TI_KEYS, 1);
+			rows++;
+			sb_reset(&line);
+		}
+		sb_adds(&line, line.len ? sep : " ");
+		sb_adds(&line, item.buf);
+	}
+	if (draw)
+		tui_text(d->tui, y + rows, 0, d->tui->cols, line.buf, TI_KEYS, 1);
+	rows++;
+	sb_free(&line);
+	sb_free(&item);
+	return rows;
+}
+
+int key_bar_rows(const struct dash *d)
+{
+	return key_bar_flow(d, 0, 0);
+}
+
+void draw_key_bar(struct dash *d, int y)
+{
+	key_bar_flow(d, 1, y);
+}
+
+/* The message line: the dashboard's own note, else the newest message
+ * of the log that arrived since the last key; NULL when none. */
+const char *message_line(const struct dash *d, char *buf, size_t n)
+{
+	if (d->message[0]) {
+		snprintf(buf, n, " %s", d->message);
+		return buf;
+	}
+	if (!d->log || d->log->total <= d->log_seen || !d->log->n)
+		return NULL;
+	const struct msg *m = msglog_get(d->log, d->log->n - 1);
+	struct tm tm;
+	char when[16], more[64] = "";
+	localtime_r(&m->when, &tm);
+	strftime(when, sizeof when, "%H:%M:%S", &tm);
+	if (d->log->total - d->log_seen > 1)
+		snprintf(more, sizeof more, tr(L_MESSAGE_MORE), d->log->n);
+	snprintf(buf, n, " %s %s%s", when, m->text, more);
+	return buf;
+}

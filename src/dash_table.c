@@ -1,0 +1,182 @@
+/* The process table: columns from the table in dash_text.c, dropped by
+ * priority when the terminal is narrow (NAME shrinks to its minimum
+ * first), the sorted column's head highlighted. */
+#include "config.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "dash_int.h"
+#include "sanitize.h"
+
+#define NAME_MAX_W 32
+
+/* Which columns fit in cols, and where.  Every column but NAME has its
+ * width; NAME gets what is left, between its minimum and NAME_MAX_W. */
+static void layout_for(struct layout *l, int cols)
+{
+	int keep[C_COUNT], need = 0;
+
+	for (int i = 0; i < C_COUNT; i++) {
+		keep[i] = 1;
+		need += columns[i].width + (i ? 1 : 0);
+	}
+	/* Drop the highest priority first; the rightmost of a priority. */
+	while (need > cols) {
+		int worst = -1;
+		for (int i = C_COUNT - 1; i >= 0; i--)
+			if (keep[i] && columns[i].drop &&
+			    (worst < 0 || columns[i].drop > columns[worst].drop))
+				worst = i;
+		if (worst < 0)
+			break;
+		keep[worst] = 0;
+		need -= columns[worst].width + 1;
+	}
+	int extra = cols - need, x = 0;
+	l->n = 0;
+	for (int i = 0; i < C_COUNT; i++) {
+		if (!keep[i])
+			continue;
+		int w = columns[i].width;
+		if (columns[i].id == C_NAME) {
+			int grow = extra < NAME_MAX_W - w ? extra : NAME_MAX_W - w;
+			w += grow > 0 ? grow : 0;
+		}
+		l->shown[l->n] = i;
+		l->x[l->n] = x;
+		l->w[l->n] = w;
+		l->n++;
+		x += w + 1;
+	}
+}
+
+void layout_table(struct dash *d)
+{
+	layout_for(&d->lay, d->tui->cols);
+}
+
+int column_at(const struct dash *d, int x)
+{
+	for (int k = 0; k < d->lay.n; k++)
+		if (x >= d->lay.x[k] && x <= d->lay.x[k] + d->lay.w[k])
+			return d->lay.shown[k];
+	return -1;
+}
+
+/* Text in a cell, aligned. */
+static void cell(const struct dash *d, int y, int k, const char *s,
+		 enum theme_item item)
+{
+	const struct column *c = &columns[d->lay.shown[k]];
+	int w = d->lay.w[k];
+	char buf[64];
+
+	if (c->right && text_width(s) < (size_t)w) {
+		snprintf(buf, sizeof buf, "%*s", w, s);
+		s = buf;
+	}
+	/* The space before the next column belongs to this one. */
+	tui_text(d->tui, y, d->lay.x[k], w + 1, s, item, 1);
+}
+
+static void draw_head(struct dash *d, int y)
+{
+	tui_clear_line(d->tui, y, TI_TABLE_HEAD);
+	for (int k = 0; k < d->lay.n; k++) {
+		const struct column *c = &columns[d->lay.shown[k]];
+		int sorted = c->sort >= 0 && (enum sortkey)c->sort == d->sort;
+		cell(d, y, k, c->head, sorted ? TI_SELECTED : TI_TABLE_HEAD);
+	}
+}
+
+static void trend_text(const struct dash *d, const struct row *r,
+		       struct strbuf *sb)
+{
+	unsigned max = 1;
+
+	for (int i = 0; i < TREND_MINUTES; i++)
+		if (r->trend[i] > max)
+			max = r->trend[i];
+	for (int i = 0; i < TREND_MINUTES; i++)
+		sb_adds(sb, tui_spark(d->tui, r->trend[i]
+			? 1 + (int)(7 * r->trend[i] / max) : 0));
+}
+
+static void draw_row(struct dash *d, int y, const struct row *r,
+		     int selected)
+{
+	enum theme_item base = selected ? TI_SELECTED : r->fresh ? TI_NEW
+			       : r->alive ? TI_ROW : TI_DEAD;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int k = 0; k < d->lay.n; k++) {
+		enum col_id id = columns[d->lay.shown[k]].id;
+		enum theme_item item = base;
+		char last[24];
+		sb_reset(&sb);
+		switch (id) {
+		case C_PID:
+			if (r->p->pid)
+				sb_addf(&sb, "%ld", r->p->pid);
+			else
+				sb_adds(&sb, "-");
+			break;
+		case C_NAME:
+			clean_text(d, &sb, *r->p->name ? r->p->name : "-");
+			break;
+		case C_ALIVE:
+			sb_adds(&sb, tr(d->st->demo ? L_ALIVE_DEMO
+					   : r->alive ? L_ALIVE_YES
+					   : L_ALIVE_NO));
+			break;
+		case C_TOTAL:
+			sb_addf(&sb, "%zu", r->total);
+			if (base == TI_ROW)
+				item = TI_COUNT;
+			break;
+		case C_TREND:
+			trend_text(d, r, &sb);
+			if (base == TI_ROW)
+				item = TI_GRAPH;
+			break;
+		case C_LAST:
+			day_time(last, sizeof last, r->last);
+			sb_adds(&sb, last);
+			break;
+		default: {
+			size_t v = r->col[id - C_RES0];
+			sb_addf(&sb, "%zu", v);
+			if (base == TI_ROW)
+				item = v ? TI_COUNT : TI_ZERO;
+		}
+		}
+		cell(d, y, k, sb_str(&sb), item);
+	}
+	sb_free(&sb);
+}
+
+void draw_table(struct dash *d, int y0, int height)
+{
+	layout_table(d);
+	draw_head(d, y0);
+	int rows = height - 1;
+	if (d->sel >= d->nrows)
+		d->sel = d->nrows ? d->nrows - 1 : 0;
+	if (d->sel < d->top)
+		d->top = d->sel;
+	if (rows > 0 && d->sel >= d->top + (size_t)rows)
+		d->top = d->sel - (size_t)rows + 1;
+	for (int i = 0; i < rows; i++) {
+		size_t k = d->top + (size_t)i;
+		if (k >= d->nrows)
+			break;
+		draw_row(d, y0 + 1 + i, &d->rows[k], k == d->sel);
+	}
+	if (!d->nrows)
+		tui_text(d->tui, y0 + 1, 2, d->tui->cols - 2,
+			 tr(d->filter[0] ? L_NO_MATCH : L_NONE_YET),
+			 TI_ROW, 0);
+	d->table_y = y0;
+	d->table_height = rows;
+}
