@@ -76,7 +76,25 @@ static void put_value(struct strbuf *sb, const char *v)
 	sb_free(&clean);
 }
 
+static void line_of(struct strbuf *sb, const struct incident *inc);
+
+/* Under a locale whose charset is not UTF-8, every byte >= 0x80 is
+ * spelt out, as in the --once text report: one may be a C1 control on an
+ * 8-bit terminal (0x9b is CSI there). */
 void incident_line(struct strbuf *sb, const struct incident *inc)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	if (locale_is_utf8()) {
+		line_of(sb, inc);
+		return;
+	}
+	line_of(&line, inc);
+	escape_8bit(sb, line.buf, line.len);
+	sb_free(&line);
+}
+
+static void line_of(struct strbuf *sb, const struct incident *inc)
 {
 	char iso[LOGTIME_ISO_LEN];
 
