@@ -647,6 +647,11 @@ size_t follower_files(const struct follower *fw)
 	return fw->m->stats.files;
 }
 
+unsigned long follower_limit_hits(const struct follower *fw)
+{
+	return ruleset_limit_hits(fw->rs);
+}
+
 unsigned long long follower_generation(const struct follower *fw)
 {
 	return fw->generation;

@@ -95,6 +95,8 @@ void follower_flush(struct follower *fw);
 
 /* Files read so far. */
 size_t follower_files(const struct follower *fw);
+/* Rule matches PCRE2 gave up on so far (its match, depth or heap limit). */
+unsigned long follower_limit_hits(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */
 unsigned long long follower_generation(const struct follower *fw);
 

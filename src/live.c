@@ -195,6 +195,7 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 	    !(due && (gen != lv->prom_gen || lv->prom_failed)))
 		return;
 	struct strbuf err = STRBUF_INIT;
+	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
 	int rc = prom_write(lv->o->prom_file, &lv->m, follower_files(lv->fw),
 			    &err);
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);
