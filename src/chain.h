@@ -61,6 +61,7 @@ struct chain {
 	unsigned long long tick;
 	logtime_t last;
 	int boundary, veto, heading, body;
+	int trailer;		/* a line came after the API boundary */
 	/* screen blocks (screenblock.c) */
 	char hcode[8];		/* the code its heading printed, or "" */
 	size_t prefixlen;	/* of the shape in prefix */

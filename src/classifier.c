@@ -282,10 +282,26 @@ void chain_close(struct classifier *c, struct chain *ch)
 	chain_close_at(c, ch->slot);
 }
 
-/* The chain written to longest ago: with the cap far above the threads
- * that fail at once, it is one that has ended. */
+static void bury(struct classifier *c, const struct chain *ch);
+
+/* Chains looked at for one that has ended, before the stalest goes. */
+#define STALE_LOOK 256
+
+/* At the cap: the stalest chain that has ended (its API boundary and a
+ * trailer after it), else the stalest.  Reading files a budget at a time
+ * can leave a chain cut mid-way in one file while thousands of ended
+ * chains of another are newer; closing the cut one would split it. */
 static void close_stalest(struct classifier *c)
 {
+	struct chain *ch = c->oldest;
+
+	for (int i = 0; ch && i < STALE_LOOK; ch = ch->newer, i++) {
+		if (!ch->screen && ch->trailer) {
+			bury(c, ch);
+			chain_close(c, ch);
+			return;
+		}
+	}
 	chain_close(c, c->oldest);
 }
 
@@ -492,8 +508,6 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 static int late_trailer(const struct classifier *c, const struct record *rec,
 			const struct facts *f);
 
-static void bury(struct classifier *c, const struct chain *ch);
-
 /* Chains whose last line is older, in log time, than any line of theirs
  * could still be (a line more than CHAIN_GAP_USEC later starts another
  * call; the logger's batches of other threads can be a little late)
@@ -532,6 +546,8 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		return;
 	if (!ch)
 		ch = chain_open(c, rec);
+	if (ch->boundary)
+		ch->trailer = 1;	/* only trailers follow it */
 	chain_append(c, ch, rec);
 	chain_merge_evidence(ch, f);
 	if (chain_has_role(f, ROLE_BOUNDARY))

@@ -490,6 +490,55 @@ static void test_interleaved_threads(void **state)
 	assert_int_equal(e->line, 2);
 }
 
+/* One line of a stream chain of pid (and tid) p: 0 and 1 before the API
+ * boundary, 2 the boundary, 3 the trailer. */
+static void stream_line(struct harness *h, long p, int k)
+{
+	static const char *const loc[] = {
+		"stream.cc:728", "stream.cc:731", "api_c_stream.cc:85",
+		"error_message_manage.cc:69",
+	};
+	static const char *const msg[] = {
+		"Setup:Alloc sq cq failed, stream_id=2047, retCode=0x7020023.",
+		"Setup:Alloc Stream resource failed. Reason: Too many streams "
+		"are created. ErrorCode=EE1023.",
+		"rtStreamCreateWithFlags:ErrCode=207005, desc=[driver "
+		"error:resource alloc fail], InnerCode=0x7020023",
+		"FuncErrorReason:rtStreamCreateWithFlags execution failed, "
+		"reason=driver error:resource alloc fail",
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "[ERROR] RUNTIME(%ld,python3):2026-07-09-21:52:24.482.401 "
+		"[%s]%ld %s", p, loc[k], p, msg[k]);
+	feed(h, sb.buf);
+	sb_free(&sb);
+}
+
+/* At the cap of open chains, ended chains go before one still being
+ * written: files are read a budget at a time, so a chain cut at the end
+ * of one file's turn waits while other files give thousands of whole
+ * chains.  Closing it would make two incidents of one call. */
+static void test_cap_closes_ended_chains_first(void **state)
+{
+	struct harness *h = *state;
+
+	open_file(h, PLOG_A, FILE_PLOG);
+	stream_line(h, 7, 0);
+	stream_line(h, 7, 1);
+	for (long p = 1000; p < 1000 + 9000; p++)
+		for (int k = 0; k < 4; k++)
+			stream_line(h, p, k);
+	stream_line(h, 7, 2);
+	stream_line(h, 7, 3);
+	finish(h);
+	assert_int_equal(h->n, 9001);
+	const struct incident *cut = by_tid(h, 7);
+	assert_non_null(cut);
+	assert_int_equal(cut->nlines, 4);
+	assert_class(cut, CODE_EE1023, RES_STREAM, CAUSE_STREAMS_CREATED);
+}
+
 static void test_other_threads_inside_a_chain(void **state)
 {
 	struct harness *h = *state;
@@ -1034,6 +1083,7 @@ int main(void)
 		T(test_retry_loop_gives_one_incident_per_call),
 		T(test_retry_with_changing_fields),
 		T(test_interleaved_threads),
+		T(test_cap_closes_ended_chains_first),
 		T(test_other_threads_inside_a_chain),
 		T(test_same_pid_other_program),
 		T(test_chain_across_rotation),
