@@ -164,12 +164,17 @@ void dash_build_rows(struct dash *d)
 	}
 	if (d->nrows)
 		qsort_r(d->rows, d->nrows, sizeof *d->rows, row_cmp, d);
-	/* Keep the selection on the same process. */
+	/* Keep the selection on the same process, as htop does: a row
+	 * moving up does not change what the detail shows (nor resend it). */
 	d->sel = 0;
 	for (size_t k = 0; k < d->nrows && d->sel_name; k++)
 		if (d->rows[k].p->pid == d->sel_pid &&
 		    strcmp(d->rows[k].p->name, d->sel_name) == 0)
 			d->sel = k;
+	if (!d->sel_name && d->nrows && !d->st_reading) {
+		d->sel_pid = d->rows[0].p->pid;
+		d->sel_name = xstrdup(d->rows[0].p->name);
+	}
 }
 
 void dash_remember_selection(struct dash *d)
@@ -270,6 +275,7 @@ void dash_draw(struct dash *d, const struct dash_status *st)
 	char buf[512];
 
 	d->st = st;
+	d->st_reading = st->reading_history;
 	tui_erase();
 	if (t->rows < MIN_ROWS || t->cols < MIN_COLS) {
 		draw_too_small(d);

@@ -15,6 +15,14 @@
 
 #define MAX_STEP 1000	/* incidents the detail steps through */
 
+static int by_time_desc(const void *x, const void *y)
+{
+	const struct incident *a = *(const struct incident *const *)x;
+	const struct incident *b = *(const struct incident *const *)y;
+
+	return (b->first > a->first) - (b->first < a->first);
+}
+
 /* The incidents the detail steps through, newest first: the kept ones
  * in the window (all of them in "all"); the latest when none is kept. */
 size_t detail_incidents(const struct dash *d, const struct process *p,
@@ -33,6 +41,8 @@ size_t detail_incidents(const struct dash *d, const struct process *p,
 	}
 	if (!n && p->latest && !span)
 		out[n++] = p->latest;
+	/* Kept in the order read; shown by log time, the latest first. */
+	qsort(out, n, sizeof *out, by_time_desc);
 	return n;
 }
 

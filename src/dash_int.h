@@ -103,6 +103,7 @@ struct dash {
 	int mouse;
 	unsigned long long fold_gen;	/* the model's, when rows were built */
 	unsigned long long history_done_ms;
+	int st_reading;		/* the history is still being read */
 };
 
 /* dash.c */

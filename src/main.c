@@ -19,6 +19,7 @@
 #include "live.h"
 #include "prom.h"
 #include "readall.h"
+#include "locale_note.h"
 #include "options.h"
 #include "report.h"
 #include "rules.h"
@@ -87,7 +88,14 @@ static const char *message_language(void)
 		"PLOGTOP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"
 	};
 
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0]; i++) {
+	struct strbuf note = STRBUF_INIT;
+	int unavailable = locale_unavailable(&note);
+
+	sb_free(&note);
+	/* A locale that cannot be loaded cannot draw its language either:
+	 * English (the dashboard and main() say so once). */
+	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !unavailable;
+	     i++) {
 		const char *v = getenv(vars[i]);
 		if (v && *v)
 			return v;
@@ -353,6 +361,18 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	return status;
 }
 
+/* A locale that cannot be loaded, said once (the dashboard says it on
+ * its message line instead). */
+static void say_locale(const struct options *o)
+{
+	struct strbuf note = STRBUF_INIT;
+
+	(void)o;
+	if (locale_unavailable(&note))
+		fail(note.buf);
+	sb_free(&note);
+}
+
 /* `plogtop -` typed at a prompt would otherwise wait in silence. */
 static void say_reading_stdin(const struct options *o)
 {
@@ -386,6 +406,7 @@ int main(int argc, char **argv)
 		       ? "rule and its samples are" : "rules and their samples are");
 		status = EXIT_CLEAN;
 	} else if (o.follow) {
+		say_locale(&o);
 		say_reading_stdin(&o);
 		status = run_follow(&o, rs, cat);
 	} else if (wants_dashboard(&o)) {
@@ -393,6 +414,7 @@ int main(int argc, char **argv)
 	} else if (check_default_root(&o) < 0) {
 		status = EXIT_TROUBLE;
 	} else {
+		say_locale(&o);
 		say_reading_stdin(&o);
 		status = run_once(&o, rs, cat);
 	}
