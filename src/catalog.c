@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "fileio.h"
+#include "i18n.h"
 #include "sanitize.h"
 #include "xalloc.h"
 
@@ -66,7 +67,7 @@ static int add_entry(struct catalog *cat, const char *section,
 		text->buf[--text->len] = '\0';
 	/* Rendering recurses once per level: keep the stack bounded. */
 	if (nesting(sb_str(text)) > CATALOG_MAX_NESTING) {
-		sb_addf(err, "%s:%lu: templates nest more than %d deep",
+		sb_addf(err, _("%s:%lu: templates nest more than %d deep"),
 			path, line, CATALOG_MAX_NESTING);
 		sb_reset(text);
 		return -1;
@@ -102,8 +103,8 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 		if (line[0] == ' ' || line[0] == '\t') {
 			char *s = line + strspn(line, " \t");
 			if (!key && *s) {
-				sb_addf(err, "%s:%lu: indented text outside "
-					"a key", path, lineno);
+				sb_addf(err, _("%s:%lu: indented text outside "
+					"a key"), path, lineno);
 				bad = 1;
 			} else if (key) {
 				sb_adds(&value, s);
@@ -124,7 +125,7 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 		if (*line == '[') {
 			char *end = strchr(line, ']');
 			if (!end || end[1] || end == line + 1) {
-				sb_addf(err, "%s:%lu: expected [section]",
+				sb_addf(err, _("%s:%lu: expected [section]"),
 					path, lineno);
 				bad = 1;
 				continue;
@@ -135,8 +136,8 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 		}
 		char *colon = strchr(line, ':');
 		if (!section || !colon || colon == line) {
-			sb_addf(err, "%s:%lu: expected 'key: text' inside a "
-				"[section]", path, lineno);
+			sb_addf(err, _("%s:%lu: expected 'key: text' inside a "
+				"[section]"), path, lineno);
 			bad = 1;
 			continue;
 		}
@@ -164,7 +165,7 @@ struct catalog *catalog_load(const char *path, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 
-	if (read_data_file(path, "message file", CATALOG_FILE_MAX, &text,
+	if (read_data_file(path, _("message file"), CATALOG_FILE_MAX, &text,
 			   err) < 0) {
 		sb_free(&text);
 		return NULL;
@@ -280,6 +281,9 @@ int catalog_render(const struct catalog *cat, const char *key,
 
 	if (!t)
 		return -1;
+	/* The English template is the msgid (po/catalog.pot): the
+	 * translation is a template with the same placeholders. */
+	t = _(t);
 	render(t, t + strlen(t), inc, out, 0);
 	return 0;
 }

@@ -250,8 +250,8 @@ void draw_detail(struct dash *d, int y0, int height)
 		return;
 	const struct row *r = &d->rows[d->sel];
 	clean_text(d, &name, *r->p->name ? r->p->name : "-");
-	sb_addf(&title, tr(L_IN_WINDOW), r->p->pid, name.buf, r->total,
-		r->total == 1 ? "" : "s", r->p->total);
+	sb_addf(&title, tr(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
+		r->p->pid, name.buf, r->total, r->p->total);
 	tui_text(t, y0, 2, t->cols - 4, title.buf, TI_DETAIL_TITLE, 0);
 	detail_lines(d, &text);
 	size_t n = text.len ? screen_lines(d, text.buf, &sl) : (sl = NULL, 0);

@@ -64,7 +64,7 @@ static size_t fields(struct dash *d, struct strbuf *f)
 		sb_addf(&f[n++], tr(L_FILTER), sb_str(&c));
 		sb_free(&c);
 	}
-	sb_addf(&f[n++], tr(L_WINDOW), window_names[d->win]);
+	sb_addf(&f[n++], tr(L_WINDOW), tr(window_names[d->win]));
 	if (st->since) {
 		struct strbuf c = STRBUF_INIT;
 		clean_text(d, &c, st->since);
@@ -82,7 +82,7 @@ static size_t fields(struct dash *d, struct strbuf *f)
 		sb_addf(&f[n++], tr(L_SKIPPED), d->m->nskipped);
 	if (d->rate_known)
 		sb_addf(&f[n++], tr(L_LINES_S), d->lines_per_s);
-	sb_addf(&f[n], tr(L_SORT), sort_names[d->sort]);
+	sb_addf(&f[n], tr(L_SORT), tr(sort_names[d->sort]));
 	if (d->reverse)
 		sb_adds(&f[n], tr(L_REV));
 	n++;

@@ -11,6 +11,7 @@
 
 #include "dash_int.h"
 #include "sanitize.h"
+#include "textfit.h"
 #include "xalloc.h"
 
 /* Lines from d->view_top in height rows; the last row says when more is
@@ -36,9 +37,47 @@ void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
 			 tr(L_MORE_BELOW), TI_STATUS, 0);
 }
 
+/* Appends s wrapped to width cells, a line per "\n"-ended piece. */
+static void wrap_into(struct strbuf *out, const char *s, size_t width)
+{
+	do {
+		size_t n = strcspn(s, "\n");
+		struct strbuf piece = STRBUF_INIT;
+		sb_add(&piece, s, n);
+		const char *p = piece.buf ? piece.buf : "";
+		do {
+			size_t k = wrap_break(p, width);
+			sb_add(out, p, k);
+			sb_addc(out, '\n');
+			p += k;
+			while (*p == ' ')
+				p++;
+		} while (*p);
+		sb_free(&piece);
+		s += n + (s[n] == '\n');
+	} while (*s);
+}
+
+/* The help in the language of the texts, wrapped to the terminal. */
 void draw_help(struct dash *d, int y0, int height)
 {
-	draw_lines(d, y0 + 1, height - 1, help_lines, help_lines_n, TI_TITLE);
+	struct strbuf text = STRBUF_INIT;
+	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1, n = 0;
+
+	for (size_t i = 0; i < help_lines_n; i++) {
+		if (*help_lines[i])
+			wrap_into(&text, tr(help_lines[i]), width);
+		else
+			sb_addc(&text, '\n');
+	}
+	const char **lines = xcalloc(text.len + 1, sizeof *lines);
+	for (char *p = text.buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		lines[n++] = p;
+	}
+	draw_lines(d, y0 + 1, height - 1, lines, n, TI_TITLE);
+	free(lines);
+	sb_free(&text);
 }
 
 void draw_messages(struct dash *d, int y0, int height)
@@ -76,7 +115,7 @@ void draw_sort_menu(struct dash *d, int y0, int height)
 	for (int i = 0; i < S_COUNT && i + 1 < height; i++) {
 		char line[64];
 		snprintf(line, sizeof line, " %c %s", i == (int)d->sort ? '*'
-			 : ' ', sort_names[i]);
+			 : ' ', tr(sort_names[i]));
 		tui_text(t, y0 + 1 + i, x, w, line,
 			 i == d->menu_sel ? TI_SELECTED : TI_KEYS, 1);
 	}
@@ -95,9 +134,9 @@ static void key_item(const struct dash *d, size_t i, int compact,
 		for (const char *c = key; *c; c++)
 			if (*c != ' ')
 				sb_addc(sb, *c);
-		sb_addf(sb, ":%s", k->what);
+		sb_addf(sb, ":%s", tr(k->what));
 	} else {
-		sb_addf(sb, "%s %s", key, k->what);
+		sb_addf(sb, "%s %s", key, tr(k->what));
 	}
 }
 

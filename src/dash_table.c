@@ -11,6 +11,15 @@
 
 #define NAME_MAX_W 32
 
+/* A column's width: its own, or its head's in the language of the texts
+ * when wider (terminal cells). */
+static int col_width(int i)
+{
+	int hw = (int)text_width(tr(columns[i].head));
+
+	return hw > columns[i].width ? hw : columns[i].width;
+}
+
 /* Which columns fit in cols, and where.  Every column but NAME has its
  * width; NAME gets what is left, between its minimum and NAME_MAX_W. */
 static void layout_for(struct layout *l, int cols)
@@ -19,7 +28,7 @@ static void layout_for(struct layout *l, int cols)
 
 	for (int i = 0; i < C_COUNT; i++) {
 		keep[i] = 1;
-		need += columns[i].width + (i ? 1 : 0);
+		need += col_width(i) + (i ? 1 : 0);
 	}
 	/* Drop the highest priority first; the rightmost of a priority. */
 	while (need > cols) {
@@ -31,14 +40,14 @@ static void layout_for(struct layout *l, int cols)
 		if (worst < 0)
 			break;
 		keep[worst] = 0;
-		need -= columns[worst].width + 1;
+		need -= col_width(worst) + 1;
 	}
 	int extra = cols - need, x = 0;
 	l->n = 0;
 	for (int i = 0; i < C_COUNT; i++) {
 		if (!keep[i])
 			continue;
-		int w = columns[i].width;
+		int w = col_width(i);
 		if (columns[i].id == C_NAME) {
 			int grow = extra < NAME_MAX_W - w ? extra : NAME_MAX_W - w;
 			w += grow > 0 ? grow : 0;
@@ -70,10 +79,13 @@ static void cell(const struct dash *d, int y, int k, const char *s,
 {
 	const struct column *c = &columns[d->lay.shown[k]];
 	int w = d->lay.w[k];
-	char buf[64];
+	char buf[128];
+	size_t sw = text_width(s);
 
-	if (c->right && text_width(s) < (size_t)w) {
-		snprintf(buf, sizeof buf, "%*s", w, s);
+	/* Padded in cells, not bytes: a head may be Chinese. */
+	if (c->right && sw < (size_t)w && strlen(s) + (size_t)w < sizeof buf) {
+		snprintf(buf, sizeof buf, "%*s%s", (int)((size_t)w - sw), "",
+			 s);
 		s = buf;
 	}
 	/* The space before the next column belongs to this one. */
@@ -86,7 +98,8 @@ static void draw_head(struct dash *d, int y)
 	for (int k = 0; k < d->lay.n; k++) {
 		const struct column *c = &columns[d->lay.shown[k]];
 		int sorted = c->sort >= 0 && (enum sortkey)c->sort == d->sort;
-		cell(d, y, k, c->head, sorted ? TI_SELECTED : TI_TABLE_HEAD);
+		cell(d, y, k, tr(c->head),
+		     sorted ? TI_SELECTED : TI_TABLE_HEAD);
 	}
 }
 

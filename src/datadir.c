@@ -33,3 +33,12 @@ void datadir_path(struct strbuf *out, const char *rel)
 	else
 		sb_addf(out, "%s/%s", PKGDATADIR, rel);
 }
+
+void datadir_localedir(struct strbuf *out)
+{
+	/* The build tree's locale/ is made by `make` from po/LL.po. */
+	if (running_from_build_tree())
+		sb_addf(out, "%s/locale", ABS_TOP_BUILDDIR);
+	else
+		sb_adds(out, LOCALEDIR);
+}

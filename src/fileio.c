@@ -6,6 +6,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "fileio.h"
 
 int read_small_file(const char *path, struct strbuf *out, size_t max)
@@ -64,7 +65,7 @@ int read_data_file(const char *path, const char *what, size_t max,
 		return -1;
 	}
 	if (!S_ISREG(st.st_mode)) {
-		sb_addf(err, "%s: not a regular file (a %s must be one)", path,
+		sb_addf(err, _("%s: not a regular file (a %s must be one)"), path,
 			what);
 		close(fd);
 		return -1;
@@ -84,8 +85,8 @@ int read_data_file(const char *path, const char *what, size_t max,
 		out->len += (size_t)n;
 		out->buf[out->len] = '\0';
 		if (out->len > max) {
-			sb_addf(err, "%s:%lu: larger than %zu KiB, the limit "
-				"for a %s", path, line_at(out->buf, max),
+			sb_addf(err, _("%s:%lu: larger than %zu KiB, the limit "
+				"for a %s"), path, line_at(out->buf, max),
 				max / 1024, what);
 			close(fd);
 			return -1;
@@ -94,7 +95,7 @@ int read_data_file(const char *path, const char *what, size_t max,
 	close(fd);
 	const char *nul = memchr(out->buf, '\0', out->len);
 	if (nul) {
-		sb_addf(err, "%s:%lu: not a %s (it holds NUL bytes)", path,
+		sb_addf(err, _("%s:%lu: not a %s (it holds NUL bytes)"), path,
 			line_at(out->buf, (size_t)(nul - out->buf)), what);
 		return -1;
 	}

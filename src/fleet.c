@@ -4,6 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "fleet_int.h"
 #include "jsonparse.h"
 #include "remote_incident.h"
@@ -173,7 +174,7 @@ void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 	sb_addf(&msg, "down: %s", why);
 	if (!fl->o.once) {
 		fh->mh->retry_ms = now + fh->backoff_ms;
-		sb_addf(&msg, " (trying again in %u s)", fh->backoff_ms / 1000);
+		sb_addf(&msg, _(" (trying again in %u s)"), fh->backoff_ms / 1000);
 		fh->backoff_ms = fh->backoff_ms * 2 > FLEET_BACKOFF_MAX_MS
 				 ? FLEET_BACKOFF_MAX_MS : fh->backoff_ms * 2;
 	}
@@ -354,7 +355,7 @@ static void read_host(struct fleet *fl, struct fleet_host *fh,
 			return;
 		if (fh->r.dropped > fh->mh->dropped) {
 			fh->mh->dropped = fh->r.dropped;
-			fleet_say(fl, fh, "a line over 1 MiB dropped");
+			fleet_say(fl, fh, _("a line over 1 MiB dropped"));
 		}
 	}
 	if (fh->r.out < 0 && !fh->closing) {

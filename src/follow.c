@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "feeder.h"
 #include "filetype.h"
 #include "follow_int.h"
@@ -382,7 +383,7 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 			if (stat(path, &sb) < 0)
 				return;	/* gone already, or a dangling link */
 			why = S_ISDIR(sb.st_mode)
-			      ? "a link to a directory, not followed"
+			      ? _("a link to a directory, not followed")
 			      : filetype_not_regular(&sb);
 		}
 		t = add_tail(fw, path, root);
@@ -470,7 +471,7 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 			fcntl(0, F_SETFL, fw->stdin_flags | O_NONBLOCK);
 	} else if (stat(p, &sb) < 0) {
 		if (may_wait && errno == ENOENT && !fw->o.once) {
-			follow_say(fw, p, "not there yet; waiting for it to appear");
+			follow_say(fw, p, _("not there yet; waiting for it to appear"));
 			follow_wait_for(fw, p, root);
 		} else {
 			sb_addf(err, "%s: %s", path, strerror(errno));
@@ -530,10 +531,10 @@ static void read_stdin(struct follower *fw, unsigned long long now)
 		if (n <= 0 || tail_feed(t, fw->buf, (size_t)n, &fw->m->stats,
 					now) < 0) {
 			if (n < 0)
-				follow_say(fw, "standard input", strerror(errno));
+				follow_say(fw, _("standard input"), strerror(errno));
 			if (t->skip_why) {
 				model_skip(fw->m, t->path, t->skip_why);
-				follow_say(fw, "standard input", t->skip_why);
+				follow_say(fw, _("standard input"), t->skip_why);
 			}
 			tail_flush(t);
 			t->stdin_eof = 1;

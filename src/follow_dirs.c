@@ -12,6 +12,7 @@
 #include <sys/vfs.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "follow_int.h"
 #include "xalloc.h"
 
@@ -107,9 +108,9 @@ static int watch_dir(struct follower *fw, const char *path)
 		return -1;
 	if (remote_fs(path)) {
 		if (!fw->warned_remote++)
-			follow_say(fw, path, "a network or FUSE file system "
+			follow_say(fw, path, _("a network or FUSE file system "
 				   "does not report changes; polling it (and "
-				   "any other such directory) instead");
+				   "any other such directory) instead"));
 		return -1;
 	}
 	int wd = -1;
@@ -123,10 +124,10 @@ static int watch_dir(struct follower *fw, const char *path)
 	}
 	if (errno == ENOSPC) {
 		if (!fw->warned_watches++)
-			follow_say(fw, path, "out of inotify watches (see "
+			follow_say(fw, path, _("out of inotify watches (see "
 				   "/proc/sys/fs/inotify/max_user_watches); "
 				   "polling this and further directories "
-				   "instead");
+				   "instead"));
 	} else {
 		follow_say(fw, path, strerror(errno));
 	}
@@ -191,7 +192,7 @@ void follow_add_dir(struct follower *fw, const char *path, size_t root,
 	if (d && d->kind == DIR_TREE)
 		return;
 	if (depth > MAX_DEPTH) {
-		model_skip(fw->m, path, "more than 64 directories deep");
+		model_skip(fw->m, path, _("more than 64 directories deep"));
 		/* Known, so that it is said once. */
 		if (!d)
 			follow_new_dir(fw, path, DIR_SKIPPED, root);

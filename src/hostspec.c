@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "fileio.h"
 #include "hostspec.h"
 #include "sanitize.h"
@@ -39,7 +40,7 @@ int hostspec_split(const char *word, char **host, char **path)
 
 static int bad(struct strbuf *err, const char *host, const char *why)
 {
-	sb_adds(err, "not a host name: '");
+	sb_adds(err, _("not a host name: '"));
 	sanitize(err, host, strlen(host));
 	sb_addf(err, "' (%s)", why);
 	return -1;
@@ -76,30 +77,30 @@ int host_valid(const char *host, struct strbuf *err)
 	if (!len)
 		return bad(err, host, "empty");
 	if (len > HOST_NAME_MAX_LEN)
-		return bad(err, host, "longer than 255 bytes");
+		return bad(err, host, _("longer than 255 bytes"));
 	/* Never an option of ssh, whatever follows. */
 	if (host[0] == '-')
-		return bad(err, host, "starts with '-'");
+		return bad(err, host, _("starts with '-'"));
 	const char *at = strchr(host, '@');
 	const char *h = host;
 	if (at) {
 		if (!valid_part(host, (size_t)(at - host), 0))
-			return bad(err, host, "a user name is letters, digits, "
-				   "'.', '-' and '_'");
+			return bad(err, host, _("a user name is letters, digits, "
+				   "'.', '-' and '_'"));
 		h = at + 1;
 	}
 	if (*h == '-' || *h == '.')
-		return bad(err, host, "starts with '-' or '.'");
+		return bad(err, host, _("starts with '-' or '.'"));
 	if (*h == '[') {
 		size_t n = strlen(h);
 		if (n < 3 || h[n - 1] != ']' || !valid_part(h + 1, n - 2, 1))
-			return bad(err, host, "an IPv6 address is hex digits "
-				   "and ':' in brackets");
+			return bad(err, host, _("an IPv6 address is hex digits "
+				   "and ':' in brackets"));
 		return 0;
 	}
 	if (!valid_part(h, strlen(h), 0))
-		return bad(err, host, "a host name is letters, digits, '.', "
-			   "'-' and '_'");
+		return bad(err, host, _("a host name is letters, digits, '.', "
+			   "'-' and '_'"));
 	return 0;
 }
 
@@ -111,7 +112,7 @@ int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
 		if (strcmp(hl->v[i], host) == 0)
 			return 0;
 	if (hl->n >= HOSTS_MAX) {
-		sb_addf(err, "more than %u hosts", HOSTS_MAX);
+		sb_addf(err, _("more than %u hosts"), HOSTS_MAX);
 		return -1;
 	}
 	hl->v = xrealloc(hl->v, (hl->n + 1) * sizeof *hl->v);
@@ -132,7 +133,7 @@ void hostlist_free(struct hostlist *hl)
 
 static int range_error(struct strbuf *err, const char *word, const char *why)
 {
-	sb_adds(err, "bad host range '");
+	sb_adds(err, _("bad host range '"));
 	sanitize(err, word, strlen(word));
 	sb_addf(err, "' (%s)", why);
 	return -1;
@@ -168,11 +169,11 @@ static int expand_bracket(struct hostlist *hl, const char *word,
 		size_t lolen = dash ? (size_t)(dash - p) : n;
 		if (number(p, lolen, &lo) < 0 ||
 		    (dash ? number(dash + 1, n - lolen - 1, &hi) : (hi = lo, 0)) < 0)
-			return range_error(err, word, "items are N or LOW-HIGH");
+			return range_error(err, word, _("items are N or LOW-HIGH"));
 		if (hi < lo)
-			return range_error(err, word, "HIGH below LOW");
+			return range_error(err, word, _("HIGH below LOW"));
 		if (hi - lo >= HOSTS_MAX)
-			return range_error(err, word, "too many hosts");
+			return range_error(err, word, _("too many hosts"));
 		int width = p[0] == '0' && lolen > 1 ? (int)lolen : 0;
 		for (unsigned long v = lo; v <= hi; v++) {
 			struct strbuf h = STRBUF_INIT;
@@ -220,7 +221,7 @@ int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
 			n++;
 		}
 		if (!n)
-			return range_error(err, list, "an empty name");
+			return range_error(err, list, _("an empty name"));
 		char *word = xstrndup(p, n);
 		int rc = expand(hl, word, err);
 		free(word);
@@ -276,8 +277,8 @@ static int hostfile_line(struct hostlist *hl, const char *line, size_t len,
 		while (p + w < end && p[w] != ' ' && p[w] != '\t')
 			w++;
 		if (w && !slot_word(p, w)) {
-			sb_adds(err, "after the host, only slots=N and the "
-				"like: '");
+			sb_adds(err, _("after the host, only slots=N and the "
+				"like: '"));
 			sanitize(err, p, w);
 			sb_adds(err, "'");
 			rc = -1;
@@ -305,7 +306,7 @@ int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
 			keep--;
 		struct strbuf why = STRBUF_INIT;
 		if (memchr(p, '\0', n)) {
-			sb_adds(&why, "a NUL byte");
+			sb_adds(&why, _("a NUL byte"));
 		} else if (hostfile_line(hl, p, keep, &why) < 0) {
 			;
 		}
@@ -324,7 +325,7 @@ int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
 int hostfile_load(struct hostlist *hl, const char *path, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
-	int rc = read_data_file(path, "host file", HOSTFILE_MAX, &text, err);
+	int rc = read_data_file(path, _("host file"), HOSTFILE_MAX, &text, err);
 
 	if (rc == 0)
 		rc = hostfile_parse(hl, path, text.buf ? text.buf : "",

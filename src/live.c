@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "dash.h"
 #include "locale_note.h"
 #include "msglog.h"
@@ -164,18 +165,18 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 
 	if (!err && lv->prom_failed) {
 		sanitize(&msg, lv->o->prom_file, strlen(lv->o->prom_file));
-		sb_adds(&msg, ": written again");
+		sb_adds(&msg, _(": written again"));
 		lv->prom_failed = 0;
 	} else if (err && !lv->prom_failed) {
 		sanitize(&msg, err->buf, err->len);
-		sb_addf(&msg, " (trying again; plogtop exits if the prom file "
-			"cannot be written for %g s)", retry);
+		sb_addf(&msg, _(" (trying again; plogtop exits if the prom file "
+			"cannot be written for %g s)"), retry);
 		lv->prom_failed = 1;
 		lv->prom_failed_at = now;
 	} else if (err && now - lv->prom_failed_at >= lv->o->prom_retry_ms) {
 		sanitize(&lv->prom_err, err->buf, err->len);
-		sb_addf(&lv->prom_err, " (the prom file could not be written "
-			"for %g s; giving up)", retry);
+		sb_addf(&lv->prom_err, _(" (the prom file could not be written "
+			"for %g s; giving up)"), retry);
 		lv->prom_gave_up = 1;	/* ends the loop; output goes on */
 	}
 	if (msg.len)
@@ -285,7 +286,7 @@ static void remember_theme(struct live *lv)
 		if (!f || fprintf(f, "%s\n", lv->theme.name) < 0 ||
 		    fclose(f) != 0) {
 			struct strbuf msg = STRBUF_INIT;
-			sb_addf(&msg, "%s: %s (the theme is not remembered)",
+			sb_addf(&msg, _("%s: %s (the theme is not remembered)"),
 				path.buf, strerror(errno));
 			msglog_add(&lv->log, msg.buf);
 			sb_free(&msg);
@@ -310,7 +311,7 @@ static void next_theme(struct live *lv)
 	}
 	tui_theme(&lv->tui, &lv->theme, &lv->mono);
 	sb_addf(&msg, "theme: %s%s", lv->theme.name,
-		lv->tui.colours ? "" : " (monochrome terminal)");
+		lv->tui.colours ? "" : _(" (monochrome terminal)"));
 	dash_set_message(lv->dash, msg.buf);
 	sb_free(&msg);
 	sb_free(&err);
@@ -330,7 +331,7 @@ static void open_pager(struct live *lv)
 		return;
 	/* A file rotated away: said on the screen, until the next key. */
 	if (access(file, R_OK) < 0) {
-		sb_addf(&msg, "cannot open %s: %s (rotated away?)", file,
+		sb_addf(&msg, _("cannot open %s: %s (rotated away?)"), file,
 			strerror(errno));
 		dash_set_message(lv->dash, msg.buf);
 		sb_free(&msg);
@@ -381,9 +382,9 @@ static void open_pager(struct live *lv)
 	close(fds[0]);
 	tui_resume();
 	if (e)
-		sb_addf(&msg, "$PAGER (%s) cannot run: %s", argv[0], strerror(e));
+		sb_addf(&msg, _("$PAGER (%s) cannot run: %s"), argv[0], strerror(e));
 	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		sb_addf(&msg, "$PAGER (%s) failed with status %d", argv[0],
+		sb_addf(&msg, _("$PAGER (%s) failed with status %d"), argv[0],
 			WEXITSTATUS(status));
 	if (msg.len)
 		dash_set_message(lv->dash, msg.buf);
@@ -694,7 +695,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	write_prom(&lv, monotonic_ms(), 1);
 	if (!lv.prom_gave_up && lv.prom_failed) {
 		sanitize(&lv.prom_err, o->prom_file, strlen(o->prom_file));
-		sb_adds(&lv.prom_err, ": the prom file could not be written");
+		sb_adds(&lv.prom_err, _(": the prom file could not be written"));
 	}
 	if (lv.prom_err.len) {
 		fprintf(stderr, "plogtop: %s\n", lv.prom_err.buf);

@@ -15,6 +15,7 @@
 #include "catalog.h"
 #include "datadir.h"
 #include "fleet.h"
+#include "i18n.h"
 #include "follow.h"
 #include "live.h"
 #include "prom.h"
@@ -81,58 +82,12 @@ static struct ruleset *load_rules(const struct options *o)
 	return rs;
 }
 
-/* The language of the messages: PLOGTOP_LANG, else the locale's. */
-static const char *message_language(void)
-{
-	static const char *const vars[] = {
-		"PLOGTOP_LANG", "LC_ALL", "LC_MESSAGES", "LANG"
-	};
-
-	struct strbuf note = STRBUF_INIT;
-	int unavailable = locale_unavailable(&note);
-
-	sb_free(&note);
-	/* A locale that cannot be loaded cannot draw its language either:
-	 * English (the dashboard and main() say so once). */
-	for (size_t i = 0; i < sizeof vars / sizeof vars[0] && !unavailable;
-	     i++) {
-		const char *v = getenv(vars[i]);
-		if (v && *v)
-			return v;
-	}
-	return "en";
-}
-
-/* messages/ll_CC.txt, else messages/ll.txt, else messages/en.txt: a
- * translation is a file, chosen by the locale (zh_CN.UTF-8 -> zh_CN). */
-static void message_file(struct strbuf *path)
-{
-	const char *lang = message_language();
-	size_t n = strcspn(lang, ".@");
-	size_t ll = strcspn(lang, "_.@");
-	char name[64];
-
-	if (n < sizeof name - 8 && strcmp(lang, "C") && strcmp(lang, "POSIX")) {
-		for (size_t cut = n; ; cut = ll) {
-			snprintf(name, sizeof name, "messages/%.*s.txt",
-				 (int)cut, lang);
-			sb_reset(path);
-			datadir_path(path, name);
-			if (access(path->buf, R_OK) == 0)
-				return;
-			if (cut == ll)
-				break;
-		}
-	}
-	sb_reset(path);
-	datadir_path(path, "messages/en.txt");
-}
-
 static struct catalog *load_catalog(void)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 
-	message_file(&path);
+	/* The English texts; gettext translates them (src/i18n.h). */
+	datadir_path(&path, "messages/en.txt");
 	struct catalog *cat = catalog_load(path.buf, &err);
 	if (cat && catalog_check_complete(cat, &err) < 0) {
 		catalog_free(cat);
@@ -157,14 +112,14 @@ static int check_default_root(const struct options *o)
 		return 0;
 	int e = errno;
 	struct strbuf msg = STRBUF_INIT;
-	sb_addf(&msg, "no plog directory at %s (%s)", o->paths[0], strerror(e));
+	sb_addf(&msg, _("no plog directory at %s (%s)"), o->paths[0],
+		strerror(e));
 	fail(msg.buf);
 	sb_free(&msg);
-	fprintf(stderr,
-		"plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
+	fputs(_("plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
 		"$ASCEND_WORK_PATH/log, else $HOME/ascend/log;\n"
 		"plogtop: set one of them, or name a directory or file: "
-		"plogtop PATH\n");
+		"plogtop PATH\n"), stderr);
 	return -1;
 }
 
@@ -259,9 +214,10 @@ static int check_unread(const struct options *o, const struct model *m,
 			continue;
 		struct strbuf msg = STRBUF_INIT;
 		sanitize(&msg, m->roots[i], strlen(m->roots[i]));
-		fprintf(stderr, "plogtop: %s: nothing readable there%s\n",
-			msg.buf, m->nskipped ? " (see Skipped in the report)"
-					     : "");
+		fprintf(stderr, m->nskipped
+			? _("plogtop: %s: nothing readable there (see Skipped "
+			    "in the report)\n")
+			: _("plogtop: %s: nothing readable there\n"), msg.buf);
 		sb_free(&msg);
 		bad = 1;
 	}
@@ -317,8 +273,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	m.stats.seconds = seconds_since(&t0);
 	m.stats.match_limit_hits += ruleset_limit_hits(rs);
 	if (rc == 0 && tmp && js.err) {
-		sb_addf(&err, "writing the report's incidents to a temporary "
-			"file: %s", strerror(js.err));
+		sb_addf(&err, _("writing the report's incidents to a "
+				"temporary file: %s"), strerror(js.err));
 		rc = -1;
 	}
 	if (rc < 0) {
@@ -348,7 +304,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		status = EXIT_TROUBLE;
 	}
 	if (rc < 0) {
-		fprintf(stderr, "plogtop: writing the report: %s\n",
+		fprintf(stderr, _("plogtop: writing the report: %s\n"),
 			strerror(errno));
 		status = EXIT_TROUBLE;
 	}
@@ -378,8 +334,8 @@ static void say_reading_stdin(const struct options *o)
 {
 	for (size_t i = 0; i < o->npaths; i++) {
 		if (strcmp(o->paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
-			fputs("plogtop: reading standard input (Ctrl-D ends "
-			      "it)\n", stderr);
+			fputs(_("plogtop: reading standard input (Ctrl-D "
+				"ends it)\n"), stderr);
 			return;
 		}
 	}
@@ -391,6 +347,7 @@ int main(int argc, char **argv)
 	int status;
 
 	setlocale(LC_ALL, "");
+	i18n_init();
 	status = options_parse(&o, argc, argv);
 	if (status) {
 		options_free(&o);
@@ -402,8 +359,9 @@ int main(int argc, char **argv)
 		status = EXIT_TROUBLE;
 	} else if (o.check_rules) {
 		size_t n = ruleset_count(rs);
-		printf("plogtop: %zu %s good\n", n, n == 1
-		       ? "rule and its samples are" : "rules and their samples are");
+		printf(ngettext("plogtop: %zu rule and its samples are good\n",
+				"plogtop: %zu rules and their samples are good\n",
+				n), n);
 		status = EXIT_CLEAN;
 	} else if (o.follow) {
 		say_locale(&o);

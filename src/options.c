@@ -6,125 +6,129 @@
 #include <string.h>
 
 #include "hostspec.h"
+#include "i18n.h"
 #include "model.h"
 #include "options.h"
 #include "sanitize.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
-static const char usage_text[] =
-"Usage: plogtop [OPTION]... [PATH | HOST:[PATH]]...\n"
-"Find Ascend CANN runtime resource exhaustion (EE1023) and invalid argument\n"
-"(EE1001) incidents in plog logs, per process and resource, with the fix\n"
-"for each cause.  On a terminal plogtop shows a live dashboard (keys: ?\n"
-"for help, q to quit); otherwise, or with --once, it prints a report.\n"
-"\n"
-"PATH is a directory, read recursively, a single file, or - for standard\n"
-"input.  Every text file is read: plog names (plog-PID_STAMP.log,\n"
-"plog_STAMP.log, device-PID_STAMP.log, host-N_STAMP.log) as plog, any\n"
-"other name (rank-0.txt, train.out, ...) as a job's captured output.\n"
-"Binary and compressed files, FIFOs and devices are skipped and listed\n"
-"with why.  Without PATH: $ASCEND_PROCESS_LOG_PATH, else\n"
-"$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
-"\n"
-"  --once              read everything there now, print a report and exit\n"
-"                      (the default when standard output is not a\n"
-"                      terminal)\n"
-"  --follow            keep watching: read what is there, then each line\n"
-"                      as it is written, and print each incident once,\n"
-"                      when it is complete; until interrupted\n"
-"  --format=FORMAT     --once: text (default) or json;\n"
-"                      --follow: text (default, a line per incident) or\n"
-"                      ndjson (a JSON object per line)\n"
-"  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
-"                      auto off\n"
-"  --rules=FILE        add the rules in FILE to the built-in ones\n"
-"                      (repeatable; a rule with a built-in's name\n"
-"                      replaces it)\n"
-"  --since=WHEN        only incidents logged at or after WHEN: a duration\n"
-"                      back from now (30m, 2h, 1d, 1h30m), a time\n"
-"                      (2026-07-13T11:00, 2026-07-13 11:00:05,\n"
-"                      2026-07-13), or now; log times are local\n"
-"  --prom-file=PATH    keep a Prometheus textfile (node_exporter's textfile\n"
-"                      collector) of incident counts up to date; --once\n"
-"                      writes it once\n"
-"  --interval=SECONDS  redraw the dashboard and rewrite the prom file at\n"
-"                      most this often (default 1; fractions allowed)\n"
-"  --prom-retry=SECONDS  --follow and the dashboard: how long a prom file\n"
-"                      that cannot be written is retried before plogtop\n"
-"                      exits 2 (default 60)\n"
-"  --poll=SECONDS      --follow: poll every directory this often instead\n"
-"                      of using inotify (which plogtop falls back to by\n"
-"                      itself on NFS, CIFS or FUSE, and when inotify\n"
-"                      watches run out)\n"
-"  --max-watches=N     use at most N inotify watches, polling the rest\n"
-"  --keep=N            --follow and the dashboard: keep the latest N\n"
-"                      incidents of each process for the detail view\n"
-"                      (default 100, 0 to 100000; 10000 in all at most)\n"
-"  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
-"                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"
-"                      each host's default root\n"
-"  --hosts=FILE        the same for the hosts in FILE: one a line, # comments,\n"
-"                      the MPI/DeepSpeed form \"host slots=8\" accepted\n"
-"  --ssh=COMMAND       run COMMAND instead of ssh to reach a host (split at\n"
-"                      spaces, no shell: 'ssh -F my.cfg', a wrapper script)\n"
-"  --remote-command=PATH  plogtop's path on the hosts (default plogtop)\n"
-"  --host-timeout=SECONDS  --once: how long to wait for each host's report\n"
-"                      (default 120)\n"
-"  --hello             --follow --format=ndjson: start with a header line\n"
-"                      (schema plogtop.stream): what another plogtop reads\n"
-"  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
-"                      high-contrast, or a theme file\n"
-"  --demo              watch a temporary plog tree with a realistic,\n"
-"                      evolving workload (removed on exit)\n"
-"  --check-rules       load and check the rules (every sample line) and\n"
-"                      the message file, then exit\n"
-"  -h, --help          show this help and exit\n"
-"  -V, --version       show the version and exit\n"
-"\n"
-"--since=now with --follow skips what the files already hold.\n"
-"\n"
-"HOST:[PATH] (a colon before any slash; ./a:b is a local path) reads PATH\n"
-"on HOST, or its default root, by running plogtop there over ssh (in\n"
-"batch mode: keys or an agent, never a password prompt); only incidents\n"
-"travel.  Each incident and process then has its host; a host that fails\n"
-"is shown with why, and --follow and the dashboard try it again.\n"
-"\n"
-"Exit status: 0 no incident found, 1 at least one incident found,\n"
-"2 usage, configuration or input error, or a named PATH with nothing\n"
-"readable in it (never reported as \"no incident\").  --follow ends with 0 when\n"
-"interrupted (SIGINT, SIGTERM, SIGHUP) or when its output is closed.\n"
-"\n"
-"Environment:\n"
-"  ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME  where the logs are (above)\n"
-"  PLOGTOP_LANG, LC_ALL, LC_MESSAGES, LANG  the language of summaries and\n"
-"                      fixes (the first set: zh_CN.UTF-8 uses messages/zh_CN.txt)\n"
-"  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"
-"  PLOGTOP_THEME       the dashboard's theme at start (as --theme; t cycles\n"
-"                      themes readable on the background: COLORFGBG, and\n"
-"                      remembers the choice in XDG_RUNTIME_DIR)\n"
-"  PLOGTOP_THREADS     --once: threads that read (default: one per\n"
-"                      processor, at most 4, from 64 MiB of logs; 1: one)\n"
-"  NO_COLOR            when not empty, no colour with --color=auto\n"
-"  TERM                the terminal type (dumb: no colour)\n"
-"  PAGER               the dashboard's o key (default less)\n"
-"  TMPDIR              where --demo makes its tree (default /tmp)\n"
-"  PLOGTOP_SHARED      make check only: the shared log samples (../shared)\n"
-"\n"
-"Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual and\n"
-"json-schema.md in the documentation directory.\n"
-"plogtop is free software under the Apache License 2.0.\n";
+/* --help, a paragraph or an option a text: what a translator translates
+ * (each within 80 terminal columns). */
+static const char *const usage_text[] = {
+	N_("Usage: plogtop [OPTION]... [PATH | HOST:[PATH]]...\n"
+	   "Find Ascend CANN runtime resource exhaustion (EE1023) and invalid argument\n"
+	   "(EE1001) incidents in plog logs, per process and resource, with the fix\n"
+	   "for each cause.  On a terminal plogtop shows a live dashboard (keys: ?\n"
+	   "for help, q to quit); otherwise, or with --once, it prints a report.\n"
+	   "\n"),
+	N_("PATH is a directory, read recursively, a single file, or - for standard\n"
+	   "input.  Every text file is read: plog names (plog-PID_STAMP.log,\n"
+	   "plog_STAMP.log, device-PID_STAMP.log, host-N_STAMP.log) as plog, any\n"
+	   "other name (rank-0.txt, train.out, ...) as a job's captured output.\n"
+	   "Binary and compressed files, FIFOs and devices are skipped and listed\n"
+	   "with why.  Without PATH: $ASCEND_PROCESS_LOG_PATH, else\n"
+	   "$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
+	   "\n"),
+	N_("  --once              read everything there now, print a report and exit\n"
+	   "                      (the default when standard output is not a\n"
+	   "                      terminal)\n"),
+	N_("  --follow            keep watching: read what is there, then each line\n"
+	   "                      as it is written, and print each incident once,\n"
+	   "                      when it is complete; until interrupted\n"),
+	N_("  --format=FORMAT     --once: text (default) or json;\n"
+	   "                      --follow: text (default, a line per incident) or\n"
+	   "                      ndjson (a JSON object per line)\n"),
+	N_("  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
+	   "                      auto off\n"),
+	N_("  --rules=FILE        add the rules in FILE to the built-in ones\n"
+	   "                      (repeatable; a rule with a built-in's name\n"
+	   "                      replaces it)\n"),
+	N_("  --since=WHEN        only incidents logged at or after WHEN: a duration\n"
+	   "                      back from now (30m, 2h, 1d, 1h30m), a time\n"
+	   "                      (2026-07-13T11:00, 2026-07-13 11:00:05,\n"
+	   "                      2026-07-13), or now; log times are local\n"),
+	N_("  --prom-file=PATH    keep a Prometheus textfile (node_exporter's textfile\n"
+	   "                      collector) of incident counts up to date; --once\n"
+	   "                      writes it once\n"),
+	N_("  --interval=SECONDS  redraw the dashboard and rewrite the prom file at\n"
+	   "                      most this often (default 1; fractions allowed)\n"),
+	N_("  --prom-retry=SECONDS  --follow and the dashboard: how long a prom file\n"
+	   "                      that cannot be written is retried before plogtop\n"
+	   "                      exits 2 (default 60)\n"),
+	N_("  --poll=SECONDS      --follow: poll every directory this often instead\n"
+	   "                      of using inotify (which plogtop falls back to by\n"
+	   "                      itself on NFS, CIFS or FUSE, and when inotify\n"
+	   "                      watches run out)\n"),
+	N_("  --max-watches=N     use at most N inotify watches, polling the rest\n"),
+	N_("  --keep=N            --follow and the dashboard: keep the latest N\n"
+	   "                      incidents of each process for the detail view\n"
+	   "                      (default 100, 0 to 100000; 10000 in all at most)\n"),
+	N_("  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
+	   "                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"
+	   "                      each host's default root\n"),
+	N_("  --hosts=FILE        the same for the hosts in FILE: one a line, # comments,\n"
+	   "                      the MPI/DeepSpeed form \"host slots=8\" accepted\n"),
+	N_("  --ssh=COMMAND       run COMMAND instead of ssh to reach a host (split at\n"
+	   "                      spaces, no shell: 'ssh -F my.cfg', a wrapper script)\n"),
+	N_("  --remote-command=PATH  plogtop's path on the hosts (default plogtop)\n"),
+	N_("  --host-timeout=SECONDS  --once: how long to wait for each host's report\n"
+	   "                      (default 120)\n"),
+	N_("  --hello             --follow --format=ndjson: start with a header line\n"
+	   "                      (schema plogtop.stream): what another plogtop reads\n"),
+	N_("  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
+	   "                      high-contrast, or a theme file\n"),
+	N_("  --demo              watch a temporary plog tree with a realistic,\n"
+	   "                      evolving workload (removed on exit)\n"),
+	N_("  --check-rules       load and check the rules (every sample line) and\n"
+	   "                      the message file, then exit\n"),
+	N_("  -h, --help          show this help and exit\n"),
+	N_("  -V, --version       show the version and exit\n"
+	   "\n"),
+	N_("--since=now with --follow skips what the files already hold.\n"
+	   "\n"),
+	N_("HOST:[PATH] (a colon before any slash; ./a:b is a local path) reads PATH\n"
+	   "on HOST, or its default root, by running plogtop there over ssh (in\n"
+	   "batch mode: keys or an agent, never a password prompt); only incidents\n"
+	   "travel.  Each incident and process then has its host; a host that fails\n"
+	   "is shown with why, and --follow and the dashboard try it again.\n"
+	   "\n"),
+	N_("Exit status: 0 no incident found, 1 at least one incident found,\n"
+	   "2 usage, configuration or input error, or a named PATH with nothing\n"
+	   "readable in it (never reported as \"no incident\").  --follow ends with 0 when\n"
+	   "interrupted (SIGINT, SIGTERM, SIGHUP) or when its output is closed.\n"
+	   "\n"),
+	N_("Environment:\n"
+	   "  ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME  where the logs are (above)\n"),
+	N_("  LANGUAGE, LC_ALL, LC_MESSAGES, LANG  the language of plogtop's texts (the\n"
+	   "                      first set; zh_CN.UTF-8: Chinese) under a UTF-8 locale\n"),
+	N_("  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"),
+	N_("  PLOGTOP_THEME       the dashboard's theme at start (as --theme; t cycles\n"
+	   "                      themes readable on the background: COLORFGBG, and\n"
+	   "                      remembers the choice in XDG_RUNTIME_DIR)\n"),
+	N_("  PLOGTOP_THREADS     --once: threads that read (default: one per\n"
+	   "                      processor, at most 4, from 64 MiB of logs; 1: one)\n"),
+	N_("  NO_COLOR            when not empty, no colour with --color=auto\n"),
+	N_("  TERM                the terminal type (dumb: no colour)\n"),
+	N_("  PAGER               the dashboard's o key (default less)\n"),
+	N_("  TMPDIR              where --demo makes its tree (default /tmp)\n"),
+	N_("  PLOGTOP_SHARED      make check only: the shared log samples (../shared)\n"
+	   "\n"),
+	N_("Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual and\n"
+	   "json-schema.md in the documentation directory.\n"
+	   "plogtop is free software under the Apache License 2.0.\n"),
+};
 
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
        OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
        OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO };
 
-static const char version_text[] =
+static const char version_text[] = N_(
 "Copyright the plogtop authors.\n"
 "License: Apache-2.0 <https://www.apache.org/licenses/LICENSE-2.0>\n"
 "This is free software; it comes with no warranty, to the extent\n"
-"permitted by law.\n";
+"permitted by law.\n");
 
 static const struct option long_options[] = {
 	{ "once", no_argument, NULL, OPT_ONCE },
@@ -161,8 +165,9 @@ static int usage_error(const char *what, const char *arg)
 	struct strbuf clean = STRBUF_INIT;
 
 	sanitize(&clean, arg, strlen(arg));
-	fprintf(stderr, "plogtop: %s '%s'\nTry 'plogtop --help' for more "
-		"information.\n", what, sb_str(&clean));
+	/* what: a text marked by the keyword usage_error (po/Makevars). */
+	fprintf(stderr, _("plogtop: %s '%s'\nTry 'plogtop --help' for more "
+			  "information.\n"), _(what), sb_str(&clean));
 	sb_free(&clean);
 	return 2;
 }
@@ -170,8 +175,8 @@ static int usage_error(const char *what, const char *arg)
 /* A message that is sanitised already. */
 static int usage_msg(const char *what, const char *msg)
 {
-	fprintf(stderr, "plogtop: %s%s\nTry 'plogtop --help' for more "
-		"information.\n", what, msg);
+	fprintf(stderr, _("plogtop: %s%s\nTry 'plogtop --help' for more "
+			  "information.\n"), what, msg);
 	return 2;
 }
 
@@ -198,7 +203,7 @@ static int seconds_arg(const char *opt, const char *arg, unsigned *ms)
 
 	if (!*arg || *end || !(v >= 0.01 && v <= 86400)) {
 		struct strbuf what = STRBUF_INIT;
-		sb_addf(&what, "%s needs seconds from 0.01 to 86400:", opt);
+		sb_addf(&what, _("%s needs seconds from 0.01 to 86400:"), opt);
 		usage_error(what.buf, arg);
 		sb_free(&what);
 		return 2;
@@ -378,10 +383,12 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	}
 	case 'h':
-		fputs(usage_text, stdout);
+		for (size_t i = 0; i < sizeof usage_text / sizeof *usage_text;
+		     i++)
+			fputs(_(usage_text[i]), stdout);
 		return 1;
 	case 'V':
-		printf("plogtop %s\n%s", PACKAGE_VERSION, version_text);
+		printf("plogtop %s\n%s", PACKAGE_VERSION, _(version_text));
 		return 1;
 	default:
 		return 2;

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "i18n.h"
 #include "json.h"
 #include "report.h"
 
@@ -75,7 +76,12 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 		sb_adds(sb, ": ");
 		json_cstring(sb, inc->fields[i].value);
 	}
+	/* The language of summary and fix (keys, codes, resources and
+	 * causes are English always). */
+	char lang[I18N_LANG_MAX];
 	sb_adds(sb, "}, ");
+	kv_str(sb, "lang", i18n_lang(lang));
+	sb_adds(sb, ", ");
 	render_text(sb, "summary", inc, cat);
 	sb_adds(sb, ", ");
 	render_text(sb, "fix", inc, cat);

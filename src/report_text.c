@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "report.h"
 #include "sanitize.h"
 #include "textfit.h"
@@ -20,9 +21,9 @@ static const struct {
 	enum resource r;
 	const char *head;
 } columns[] = {
-	{ RES_STREAM, "Strm" }, { RES_NOTIFY, "Ntfy" }, { RES_EVENT, "Evnt" },
-	{ RES_ASYNC_COPY, "Acpy" }, { RES_MEMCPY, "Mcpy" },
-	{ RES_ARGUMENT, "Arg" },
+	{ RES_STREAM, N_("Strm") }, { RES_NOTIFY, N_("Ntfy") },
+	{ RES_EVENT, N_("Evnt") }, { RES_ASYNC_COPY, N_("Acpy") },
+	{ RES_MEMCPY, N_("Mcpy") }, { RES_ARGUMENT, N_("Arg") },
 };
 
 #define NCOLUMNS (sizeof columns / sizeof columns[0])
@@ -41,6 +42,20 @@ static void put_clean(struct strbuf *sb, const char *s, size_t width, int pad)
 			sb_addc(sb, ' ');
 	}
 	sb_free(&clean);
+}
+
+/* A translated text padded to width terminal cells (a label, a column
+ * head): Chinese texts are two cells a character, not their bytes. */
+static void pad(struct strbuf *sb, const char *text, size_t width, int right)
+{
+	size_t w = text_width(text);
+
+	if (!right)
+		sb_adds(sb, text);
+	for (; w < width; w++)
+		sb_addc(sb, ' ');
+	if (right)
+		sb_adds(sb, text);
 }
 
 static void short_time(char *buf, logtime_t t)
@@ -84,7 +99,7 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 		const char *why = *(char *const *)(item + why_off);
 		struct strbuf w = STRBUF_INIT;
 		sanitize(&w, why, strlen(why));
-		sb_adds(sb, i ? "        " : label);
+		pad(sb, i ? "" : _(label), 8, 0);
 		sb_addc(sb, ' ');
 		if (text_width(sb_str(&w)) + 2 + 24 <= room) {
 			put_path(sb, path, room - 2 - text_width(sb_str(&w)));
@@ -98,51 +113,74 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 		sb_free(&w);
 	}
 	if (total > shown)
-		sb_addf(sb, "         and %zu more (%s in --format=json)\n",
-			total - shown, total > listed ? "the first 100"
-			: "all");
+		sb_addf(sb, total > listed
+			? _("         and %zu more (the first 100 in "
+			    "--format=json)\n")
+			: _("         and %zu more (all in --format=json)\n"),
+			total - shown);
 }
 
 static void header(struct strbuf *sb, const struct model *m,
 		   const struct report_opts *o)
 {
 	sb_addf(sb, "%splogtop %s%s: ", BOLD(o), o->version, OFF(o));
-	if (m->n)
-		sb_addf(sb, "%s%zu incident%s%s in %zu process%s\n", RED(o),
-			m->n, m->n == 1 ? "" : "s", OFF(o), m->nprocs,
-			m->nprocs == 1 ? "" : "es");
-	else if (!m->stats.files)
-		sb_addf(sb, "%snothing was read%s\n", RED(o), OFF(o));
-	else
-		sb_adds(sb, "no EE1023 or EE1001 incident\n");
+	if (m->n) {
+		sb_adds(sb, RED(o));
+		sb_addf(sb, ngettext("%zu incident", "%zu incidents", m->n),
+			m->n);
+		sb_adds(sb, OFF(o));
+		sb_addf(sb, ngettext(" in %zu process\n",
+				     " in %zu processes\n", m->nprocs),
+			m->nprocs);
+	} else if (!m->stats.files) {
+		sb_addf(sb, "%s%s%s\n", RED(o), _("nothing was read"), OFF(o));
+	} else {
+		sb_addf(sb, "%s\n", _("no EE1023 or EE1001 incident"));
+	}
 	for (size_t i = 0; i < m->nroots; i++) {
-		sb_adds(sb, i ? "        " : "Roots:  ");
+		pad(sb, i ? "" : _("Roots:"), 8, 0);
 		put_clean(sb, m->roots[i], 50, 0);
 		size_t n = m->root_files[i];
 		if (n)
-			sb_addf(sb, " (%zu file%s)\n", n, n == 1 ? "" : "s");
+			sb_addf(sb, ngettext(" (%zu file)\n", " (%zu files)\n",
+					     n), n);
 		else
-			sb_addf(sb, " %s(nothing read)%s\n", RED(o), OFF(o));
+			sb_addf(sb, " %s%s%s\n", RED(o), _("(nothing read)"),
+				OFF(o));
 	}
-	sb_addf(sb, "Read:   %zu file%s, %zu line%s, %.1f MB in %.2f s\n",
-		m->stats.files, m->stats.files == 1 ? "" : "s", m->stats.lines,
-		m->stats.lines == 1 ? "" : "s",
-		(double)m->stats.bytes / 1e6, m->stats.seconds);
-	if (m->stats.match_limit_hits)
-		sb_addf(sb, "%sLimits: %lu rule match%s stopped at PCRE2's match "
-			"limit: a rule costs too much (plogtop-rules(5))%s\n",
-			RED(o), m->stats.match_limit_hits,
-			m->stats.match_limit_hits == 1 ? "" : "es", OFF(o));
+	pad(sb, _("Read:"), 8, 0);
+	sb_addf(sb, ngettext("%zu file, ", "%zu files, ", m->stats.files),
+		m->stats.files);
+	sb_addf(sb, ngettext("%zu line, ", "%zu lines, ", m->stats.lines),
+		m->stats.lines);
+	sb_addf(sb, _("%.1f MB in %.2f s\n"), (double)m->stats.bytes / 1e6,
+		m->stats.seconds);
+	if (m->stats.match_limit_hits) {
+		sb_adds(sb, RED(o));
+		sb_addf(sb, ngettext("Limits: %lu rule match stopped at PCRE2's "
+				     "match limit: a rule costs too much "
+				     "(plogtop-rules(5))",
+				     "Limits: %lu rule matches stopped at "
+				     "PCRE2's match limit: a rule costs too "
+				     "much (plogtop-rules(5))",
+				     m->stats.match_limit_hits),
+			m->stats.match_limit_hits);
+		sb_addf(sb, "%s\n", OFF(o));
+	}
 	if (m->since != LOGTIME_UNKNOWN) {
 		char iso[LOGTIME_ISO_LEN];
 		logtime_iso(m->since, iso);
-		sb_addf(sb, "Since:  %s (%zu earlier incident%s left out)\n",
-			iso, m->filtered, m->filtered == 1 ? "" : "s");
+		pad(sb, _("Since:"), 8, 0);
+		sb_addf(sb, ngettext("%s (%zu earlier incident left out)\n",
+				     "%s (%zu earlier incidents left out)\n",
+				     m->filtered), iso, m->filtered);
 	}
-	path_list(sb, "Errors: ", m->problems_total, m->nproblems, m->problems,
-		  sizeof *m->problems, offsetof(struct problem, error));
-	path_list(sb, "Skipped:", m->nskipped, m->nskipped_listed, m->skipped,
-		  sizeof *m->skipped, offsetof(struct skipped, why));
+	path_list(sb, N_("Errors:"), m->problems_total, m->nproblems,
+		  m->problems, sizeof *m->problems,
+		  offsetof(struct problem, error));
+	path_list(sb, N_("Skipped:"), m->nskipped, m->nskipped_listed,
+		  m->skipped, sizeof *m->skipped,
+		  offsetof(struct skipped, why));
 }
 
 /* Each host of a fleet: its state, what it read, its incidents. */
@@ -152,16 +190,17 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 	for (size_t i = 0; i < m->nhosts; i++) {
 		const struct model_host *h = m->hosts[i];
 		int down = h->state == HOST_DOWN;
-		sb_adds(sb, i ? "        " : "Hosts:  ");
+		pad(sb, i ? "" : _("Hosts:"), 8, 0);
 		put_clean(sb, h->name, 24, 0);
 		if (down) {
-			sb_addf(sb, " %sdown:%s ", RED(o), OFF(o));
+			sb_addf(sb, " %s%s%s ", RED(o), _("down:"), OFF(o));
 			put_clean(sb, h->reason ? h->reason : "?", 44, 0);
 		} else {
-			sb_addf(sb, " %s, %zu file%s, %zu incident%s",
-				host_state_name(h->state), h->files,
-				h->files == 1 ? "" : "s", h->n,
-				h->n == 1 ? "" : "s");
+			sb_addf(sb, " %s, ", host_state_name(h->state));
+			sb_addf(sb, ngettext("%zu file, ", "%zu files, ",
+					     h->files), h->files);
+			sb_addf(sb, ngettext("%zu incident", "%zu incidents",
+					     h->n), h->n);
 		}
 		sb_addc(sb, '\n');
 	}
@@ -173,12 +212,24 @@ static void process_table(struct strbuf *sb, const struct model *m,
 	int hosts = model_has_hosts(m);
 
 	sb_addf(sb, "\n%s", BOLD(o));
-	if (hosts)
-		sb_addf(sb, "%-12s ", "HOST");
-	sb_addf(sb, "%-7s %-12s %5s", "PID", "NAME", "TOTAL");
-	for (size_t c = 0; c < NCOLUMNS; c++)
-		sb_addf(sb, " %4s", columns[c].head);
-	sb_addf(sb, " %-11s %s%s\n", "FIRST", "LAST", OFF(o));
+	/* The heads are the dashboard's (one translation), padded in
+	 * terminal cells. */
+	if (hosts) {
+		pad(sb, _("HOST"), 12, 0);
+		sb_addc(sb, ' ');
+	}
+	pad(sb, _("PID"), 7, 0);
+	sb_addc(sb, ' ');
+	pad(sb, _("NAME"), 12, 0);
+	sb_addc(sb, ' ');
+	pad(sb, _("TOTAL"), 5, 1);
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		sb_addc(sb, ' ');
+		pad(sb, _(columns[c].head), 4, 1);
+	}
+	sb_addc(sb, ' ');
+	pad(sb, _("FIRST"), 11, 0);
+	sb_addf(sb, " %s%s\n", _("LAST"), OFF(o));
 	for (size_t i = 0; i < m->nprocs; i++) {
 		const struct process *p = m->procs[i];
 		char first[16], last[16];
@@ -203,8 +254,8 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		short_time(last, p->last);
 		sb_addf(sb, " %-11s %s\n", first, last);
 	}
-	sb_addf(sb, "%sStrm=stream Ntfy=notify Evnt=event Acpy=async copy "
-		"Mcpy=memcpy Arg=argument%s\n", DIM(o), OFF(o));
+	sb_addf(sb, "%s%s%s\n", DIM(o), _("Strm=stream Ntfy=notify "
+		"Evnt=event Acpy=async copy Mcpy=memcpy Arg=argument"), OFF(o));
 }
 
 /* Appends text wrapped to width columns: its first line after first
@@ -280,7 +331,8 @@ static void section(struct strbuf *sb, const struct section *s,
 	wrap(sb, t.buf, 0, 3, width);
 	sb_adds(sb, OFF(o));
 	sb_reset(&t);
-	sb_addf(&t, "%zu incident%s in ", s->n, s->n == 1 ? "" : "s");
+	sb_addf(&t, ngettext("%zu incident in ", "%zu incidents in ", s->n),
+		s->n);
 	for (size_t i = 0; i < s->nprocs && i < 8; i++) {
 		if (i)
 			sb_adds(&t, ", ");
@@ -291,24 +343,25 @@ static void section(struct strbuf *sb, const struct section *s,
 			 strlen(*p->name ? p->name : "-"));
 	}
 	if (s->nprocs > 8)
-		sb_addf(&t, " and %zu more", s->nprocs - 8);
+		sb_addf(&t, _(" and %zu more"), s->nprocs - 8);
 	wrap(sb, t.buf, 0, 2, width);
 	sb_reset(&t);
-	sb_adds(&t, "Example: ");
+	sb_adds(&t, _("Example: "));
 	catalog_render(o->cat, "summary", ex, &t);
 	wrap(sb, t.buf, 0, 2, width);
 	logtime_iso(ex->first, iso);
-	sb_addf(sb, "  at %s, ", *iso ? iso : "an unknown time");
+	sb_addf(sb, _("  at %s, "), *iso ? iso : _("an unknown time"));
 	if (ex->reported_code) {
-		sb_adds(sb, "reported as ");
+		sb_adds(sb, _("reported as "));
 		put_clean(sb, ex->reported_code, 20, 0);
 	} else {
-		sb_adds(sb, "no code printed");
+		sb_adds(sb, _("no code printed"));
 	}
 	sb_addc(sb, '\n');
 	section_fields(sb, ex, width);
 	sb_reset(&t);
-	sb_addf(&t, "%u line%s from ", ex->nlines, ex->nlines == 1 ? "" : "s");
+	sb_addf(&t, ngettext("%u line from ", "%u lines from ", ex->nlines),
+		ex->nlines);
 	sanitize(&t, ex->file, strlen(ex->file));
 	sb_addf(&t, ":%lu", ex->line);
 	wrap(sb, t.buf, 2, 4, width);
@@ -317,7 +370,7 @@ static void section(struct strbuf *sb, const struct section *s,
 		if (i > 0 && ex->raw[i].file != ex->raw[i - 1].file) {
 			/* The chain went on in the next file (rotation). */
 			sb_reset(&t);
-			sb_adds(&t, "continued in ");
+			sb_adds(&t, _("continued in "));
 			sanitize(&t, ex->raw[i].file, strlen(ex->raw[i].file));
 			sb_addc(&t, ':');
 			wrap(sb, t.buf, 2, 4, width);
@@ -339,7 +392,7 @@ static void section(struct strbuf *sb, const struct section *s,
 	}
 	sb_reset(&t);
 	catalog_render(o->cat, "fix", ex, &t);
-	sb_addf(sb, "%sWhat to do:%s\n", BOLD(o), OFF(o));
+	sb_addf(sb, "%s%s%s\n", BOLD(o), _("What to do:"), OFF(o));
 	wrapped(sb, sb_str(&t), 2, width);
 	sb_free(&t);
 }

@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "fileio.h"
 #include "rules_int.h"
 #include "xalloc.h"
@@ -76,8 +77,8 @@ static int parse_levels(struct loader *ld, const char *v, unsigned *out)
 				break;
 		if (i == NAMES(names) || (names[i].level != LEVEL_ERROR &&
 					  names[i].level != LEVEL_SCREEN)) {
-			fail(ld, ld->lineno, "level '%s' cannot be used: only "
-			     "ERROR records and SCREEN output reach the rules",
+			fail(ld, ld->lineno, _("level '%s' cannot be used: only "
+			     "ERROR records and SCREEN output reach the rules"),
 			     tok);
 			free(copy);
 			return -1;
@@ -86,7 +87,7 @@ static int parse_levels(struct loader *ld, const char *v, unsigned *out)
 	}
 	free(copy);
 	if (!bits)
-		return fail(ld, ld->lineno, "levels needs at least one level");
+		return fail(ld, ld->lineno, _("levels needs at least one level"));
 	*out = bits;
 	return 0;
 }
@@ -97,39 +98,39 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 
 	if (strcmp(key, "match") == 0) {
 		if (r->pattern)
-			return fail(ld, ld->lineno, "a rule has one match");
+			return fail(ld, ld->lineno, _("a rule has one match"));
 		r->pattern = xstrdup(v);
 		r->line = ld->lineno;
 	} else if (strcmp(key, "role") == 0) {
 		int i = role_from_name(v);
 		if (i < 0)
-			return fail(ld, ld->lineno, "unknown role '%s'", v);
+			return fail(ld, ld->lineno, _("unknown role '%s'"), v);
 		r->info.role = (enum role)i;
 	} else if (strcmp(key, "code") == 0) {
 		r->class_line = ld->lineno;
 		if (!(r->info.code = code_from_name(v)))
 			return fail(ld, ld->lineno,
-				    "unknown code '%s' (EE1023 or EE1001)", v);
+				    _("unknown code '%s' (EE1023 or EE1001)"), v);
 	} else if (strcmp(key, "resource") == 0) {
 		r->class_line = ld->lineno;
 		r->info.resource = resource_from_name(v);
 		if (!r->info.resource || r->info.resource == RES_UNKNOWN)
-			return fail(ld, ld->lineno, "unknown resource '%s' (use "
+			return fail(ld, ld->lineno, _("unknown resource '%s' (use "
 				    "stream, notify, event, async_copy, memcpy "
 				    "or argument; leave it out when the line "
-				    "does not say)", v);
+				    "does not say)"), v);
 	} else if (strcmp(key, "cause") == 0) {
 		r->class_line = ld->lineno;
 		r->info.cause = cause_from_name(v);
 		if (!r->info.cause || r->info.cause == CAUSE_UNKNOWN)
-			return fail(ld, ld->lineno, "unknown cause '%s' (leave "
-				    "it out when the line does not say)", v);
+			return fail(ld, ld->lineno, _("unknown cause '%s' (leave "
+				    "it out when the line does not say)"), v);
 	} else if (strcmp(key, "weight") == 0) {
 		char *end;
 		long w = strtol(v, &end, 10);
 		if (*end || w < 1 || w > 100)
 			return fail(ld, ld->lineno,
-				    "weight must be a number from 1 to 100");
+				    _("weight must be a number from 1 to 100"));
 		r->info.weight = (int)w;
 	} else if (strcmp(key, "levels") == 0) {
 		return parse_levels(ld, v, &r->levels);
@@ -140,9 +141,9 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 			xstrdup(v), key[0] == 's', ld->lineno
 		};
 	} else {
-		return fail(ld, ld->lineno, "unknown key '%s' (match, role, "
+		return fail(ld, ld->lineno, _("unknown key '%s' (match, role, "
 			    "code, resource, cause, weight, levels, sample, "
-			    "reject)", key);
+			    "reject)"), key);
 	}
 	return 0;
 }
@@ -153,28 +154,28 @@ static int check_consistency(struct loader *ld, struct rule *r)
 	enum code code = r->info.code;
 
 	if (!r->pattern)
-		return fail(ld, r->line, "rule '%s' has no match", r->name);
+		return fail(ld, r->line, _("rule '%s' has no match"), r->name);
 	if (res >= RES_STREAM && res <= RES_ASYNC_COPY && code == CODE_EE1001)
-		return fail(ld, r->class_line, "resource %s belongs to EE1023",
+		return fail(ld, r->class_line, _("resource %s belongs to EE1023"),
 			    resource_name(res));
 	if ((res == RES_MEMCPY || res == RES_ARGUMENT) && code == CODE_EE1023)
-		return fail(ld, r->class_line, "resource %s belongs to EE1001",
+		return fail(ld, r->class_line, _("resource %s belongs to EE1001"),
 			    resource_name(res));
 	int ee1001_cause = r->info.cause == CAUSE_KIND_LOCATION_MISMATCH;
 	if (r->info.cause && code &&
 	    (code == CODE_EE1001) != ee1001_cause)
-		return fail(ld, r->class_line, "cause %s belongs to %s",
+		return fail(ld, r->class_line, _("cause %s belongs to %s"),
 			    cause_name(r->info.cause),
 			    ee1001_cause ? "EE1001" : "EE1023");
 	if (r->info.cause && res && res != resource_of_cause(r->info.cause))
-		return fail(ld, r->class_line, "cause %s belongs to resource "
-			    "%s", cause_name(r->info.cause),
+		return fail(ld, r->class_line, _("cause %s belongs to resource "
+			    "%s"), cause_name(r->info.cause),
 			    resource_name(resource_of_cause(r->info.cause)));
 	int has_sample = 0;
 	for (size_t i = 0; i < r->nsamples; i++)
 		has_sample |= r->samples[i].must_match;
 	if (!has_sample)
-		return fail(ld, r->line, "rule '%s' has no sample line",
+		return fail(ld, r->line, _("rule '%s' has no sample line"),
 			    r->name);
 	return 0;
 }
@@ -188,8 +189,8 @@ static int compile_rule(struct loader *ld, struct rule *r)
 	if (!r->re) {
 		PCRE2_UCHAR msg[256];
 		pcre2_get_error_message(errcode, msg, sizeof msg);
-		return fail(ld, r->line, "bad pattern in rule '%s': %s at "
-			    "offset %zu", r->name, (char *)msg, (size_t)erroff);
+		return fail(ld, r->line, _("bad pattern in rule '%s': %s at "
+			    "offset %zu"), r->name, (char *)msg, (size_t)erroff);
 	}
 	return 0;
 }
@@ -227,24 +228,24 @@ static int check_samples(struct loader *ld, struct rule *r)
 		int hit = rule_exec(r->re, s->text + off, len - off, 0, 0, md,
 				    ld->mctx);
 		if (hit < 0)
-			rc = fail(ld, s->line, "rule '%s' costs too much on "
+			rc = fail(ld, s->line, _("rule '%s' costs too much on "
 				  "this line: PCRE2 reached its match, depth "
 				  "or heap limit (look for nested quantifiers "
-				  "such as (a+)+)", r->name);
+				  "such as (a+)+)"), r->name);
 		else if (s->must_match && !hit)
-			rc = fail(ld, s->line, "rule '%s' does not match its "
-				  "sample", r->name);
+			rc = fail(ld, s->line, _("rule '%s' does not match its "
+				  "sample"), r->name);
 		else if (s->must_match && !applies)
-			rc = fail(ld, s->line, "rule '%s' does not apply to the "
-				  "level of its sample (%s)", r->name,
+			rc = fail(ld, s->line, _("rule '%s' does not apply to the "
+				  "level of its sample (%s)"), r->name,
 				  plog_level_name(level));
 		else if (!s->must_match && hit && applies)
-			rc = fail(ld, s->line, "rule '%s' matches a line it "
-				  "must reject", r->name);
+			rc = fail(ld, s->line, _("rule '%s' matches a line it "
+				  "must reject"), r->name);
 		else if (hit && !prefilter_lists(r, s->text + off, len - off))
-			rc = fail(ld, s->line, "rule '%s' matches this line but "
+			rc = fail(ld, s->line, _("rule '%s' matches this line but "
 				  "plogtop's literal prefilter would skip it "
-				  "(a plogtop bug: please report the pattern)",
+				  "(a plogtop bug: please report the pattern)"),
 				  r->name);
 	}
 	pcre2_match_data_free(md);
@@ -306,20 +307,20 @@ static int start_rule(struct loader *ld, char *s)
 	name[n - 1] = '\0';
 	name = trim(name);
 	if (!*name)
-		return fail(ld, ld->lineno, "a rule needs a name");
+		return fail(ld, ld->lineno, _("a rule needs a name"));
 	for (char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
 		    *p != '.')
-			return fail(ld, ld->lineno, "bad rule name '%s' (use "
-				    "letters, digits, '-', '_', '.')", name);
+			return fail(ld, ld->lineno, _("bad rule name '%s' (use "
+				    "letters, digits, '-', '_', '.')"), name);
 	if (finish_rule(ld))
 		return -1;
 	if (rule_index_find(&ld->names, ld->rules, name) != (size_t)-1)
-		return fail(ld, ld->lineno, "rule '%s' is defined "
-			    "twice in this file", name);
+		return fail(ld, ld->lineno, _("rule '%s' is defined "
+			    "twice in this file"), name);
 	if (ld->n >= RULES_MAX)
-		return fail(ld, ld->lineno, "more than %u rules: that is "
-			    "the limit", RULES_MAX);
+		return fail(ld, ld->lineno, _("more than %u rules: that is "
+			    "the limit"), RULES_MAX);
 	struct rule *r = xcalloc(1, sizeof *r);
 	r->name = xstrdup(name);
 	r->info.name = r->name;
@@ -361,7 +362,7 @@ static int parse_line(struct loader *ld, char *line)
 	else
 		value = trim(value);
 	if (!*value)
-		return fail(ld, ld->lineno, "'%s' has no value", key);
+		return fail(ld, ld->lineno, _("'%s' has no value"), key);
 	return set_key(ld, key, value);
 }
 
@@ -380,14 +381,14 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		unsigned long line = 1;
 		for (const char *c = text; c < nul; c++)
 			line += *c == '\n';
-		return fail(&ld, line, "not a rules file (it holds NUL bytes)");
+		return fail(&ld, line, _("not a rules file (it holds NUL bytes)"));
 	}
 	if (len > RULES_FILE_MAX) {
 		unsigned long line = 1;
 		for (const char *c = text; c < text + RULES_FILE_MAX; c++)
 			line += *c == '\n';
-		return fail(&ld, line, "larger than %u KiB, the limit for a "
-			    "rules file", RULES_FILE_MAX / 1024);
+		return fail(&ld, line, _("larger than %u KiB, the limit for a "
+			    "rules file"), RULES_FILE_MAX / 1024);
 	}
 	while (p < end && rc == 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -401,7 +402,7 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 	if (rc == 0)
 		rc = finish_rule(&ld);
 	if (rc == 0 && ld.n == 0)
-		rc = fail(&ld, ld.lineno ? ld.lineno : 1, "no rules in file");
+		rc = fail(&ld, ld.lineno ? ld.lineno : 1, _("no rules in file"));
 	if (rc == 0) {
 		ruleset_install(rs, ld.rules, ld.n);
 	} else {
@@ -418,7 +419,7 @@ int ruleset_load(struct ruleset *rs, const char *path, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 
-	if (read_data_file(path, "rules file", RULES_FILE_MAX, &text, err) < 0) {
+	if (read_data_file(path, _("rules file"), RULES_FILE_MAX, &text, err) < 0) {
 		sb_free(&text);
 		return -1;
 	}

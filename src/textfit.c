@@ -49,6 +49,50 @@ static int wide_at(const char *s, size_t i)
 	return text_width(one) == 2;
 }
 
+/* The start of the character that ends at byte i (i > 0). */
+static size_t char_before(const char *s, size_t i)
+{
+	do
+		i--;
+	while (i > 0 && (s[i] & 0xc0) == 0x80);
+	return i;
+}
+
+/* Whether the character at s+i is one of the UTF-8 texts in set (each
+ * ending with a space). */
+static int one_of(const char *s, size_t i, const char *set)
+{
+	for (const char *p = set; *p; ) {
+		size_t n = strcspn(p, " ");
+		if (n && strncmp(s + i, p, n) == 0)
+			return 1;
+		p += n + (p[n] == ' ');
+	}
+	return 0;
+}
+
+/* CJK line breaking (kinsoku): no line starts with closing punctuation
+ * or a pause mark, none ends with opening punctuation. */
+static const char no_start[] =
+	"\xef\xbc\x8c \xe3\x80\x82 \xe3\x80\x81 \xef\xbc\x9b \xef\xbc\x9a "
+	"\xef\xbc\x9f \xef\xbc\x81 \xef\xbc\x89 \xe3\x80\x8d \xe3\x80\x8f "
+	"\xe3\x80\x91 \xe3\x80\x8b \xe3\x80\x89 \xe2\x80\x9d \xe2\x80\x99 "
+	"\xe2\x80\xa6 \xc2\xb7 \xe3\x83\xbb \xef\xbc\x85 , . ; : ! ? ) ] } % ";
+static const char no_end[] =
+	"\xef\xbc\x88 \xe3\x80\x8c \xe3\x80\x8e \xe3\x80\x90 \xe3\x80\x8a "
+	"\xe3\x80\x88 \xe2\x80\x9c \xe2\x80\x98 ( [ { ";
+
+/* Whether a line may break before byte i (a character boundary, not a
+ * space): next to a wide character, unless punctuation forbids it. */
+static int cjk_break(const char *s, size_t i)
+{
+	size_t prev = char_before(s, i);
+
+	if (!wide_at(s, prev) && !wide_at(s, i))
+		return 0;
+	return !one_of(s, i, no_start) && !one_of(s, prev, no_end);
+}
+
 size_t wrap_break(const char *s, size_t width)
 {
 	size_t fit = text_fit(s, width);
@@ -57,21 +101,21 @@ size_t wrap_break(const char *s, size_t width)
 		return fit;
 	if (s[fit] == ' ')
 		return fit ? fit : 1;
-	size_t slash = 0, wide = 0;
+	/* The latest place that may break: a space, or next to a wide
+	 * (CJK) character by the rules above. */
+	size_t slash = 0;
 	for (size_t i = fit; i > 0; i--) {
+		if ((s[i] & 0xc0) == 0x80)
+			continue;
 		if (s[i] == ' ')
+			return i;
+		if (cjk_break(s, i))
 			return i;
 		if (!slash && s[i - 1] == '/' && i > 1)
 			slash = i;
-		/* Chinese text has no spaces: it may break before any
-		 * wide character. */
-		if (!wide && (s[i] & 0xc0) != 0x80 && wide_at(s, i))
-			wide = i;
 	}
 	if (slash)
 		return slash;
-	if (wide)
-		return wide;
 	if (fit)
 		return fit;
 	/* Not even one character fits: take one, the caller cuts it. */

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "i18n.h"
 #include "datadir.h"
 #include "fileio.h"
 #include "theme.h"
@@ -88,7 +89,7 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 		char line[512], item[64], fg[64], bg[64], attrs[128];
 		lineno++;
 		if (n >= sizeof line) {
-			sb_addf(err, "%s:%lu: line too long", path, lineno);
+			sb_addf(err, _("%s:%lu: line too long"), path, lineno);
 			return -1;
 		}
 		memcpy(line, p, n);
@@ -109,16 +110,16 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 			while (k == 2 && b < 3 && strcmp(fg, bgs[b]) != 0)
 				b++;
 			if (k != 2 || b == 3) {
-				sb_addf(err, "%s:%lu: expected background dark, "
-					"light or any", path, lineno);
+				sb_addf(err, _("%s:%lu: expected background dark, "
+					"light or any"), path, lineno);
 				return -1;
 			}
 			t->background = (enum theme_bg)b;
 			continue;
 		}
 		if (k < 3) {
-			sb_addf(err, "%s:%lu: expected ITEM FOREGROUND BACKGROUND "
-				"[ATTRIBUTES]", path, lineno);
+			sb_addf(err, _("%s:%lu: expected ITEM FOREGROUND BACKGROUND "
+				"[ATTRIBUTES]"), path, lineno);
 			return -1;
 		}
 		int i;
@@ -126,22 +127,22 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 			if (strcmp(item, item_names[i]) == 0)
 				break;
 		if (i == TI_ITEMS) {
-			sb_addf(err, "%s:%lu: unknown item '%s'", path, lineno,
+			sb_addf(err, _("%s:%lu: unknown item '%s'"), path, lineno,
 				item);
 			return -1;
 		}
 		struct theme_style *st = &t->item[i];
 		if (parse_colour(fg, &st->fg) < 0 || parse_colour(bg, &st->bg) < 0) {
-			sb_addf(err, "%s:%lu: unknown colour '%s' (use default, "
+			sb_addf(err, _("%s:%lu: unknown colour '%s' (use default, "
 				"black..white, bright-black..bright-white or "
-				"0-255)", path, lineno,
+				"0-255)"), path, lineno,
 				parse_colour(fg, &st->fg) < 0 ? fg : bg);
 			return -1;
 		}
 		if (parse_attrs(attrs, &st->attrs) < 0) {
-			sb_addf(err, "%s:%lu: unknown attribute in '%s' (use "
+			sb_addf(err, _("%s:%lu: unknown attribute in '%s' (use "
 				"normal, bold, dim, underline, reverse, "
-				"standout)", path, lineno, attrs);
+				"standout)"), path, lineno, attrs);
 			return -1;
 		}
 		seen[i] = 1;
@@ -149,8 +150,8 @@ int theme_parse(const char *path, const char *text, struct theme *t,
 	/* No line is wrong when an item is missing: the file is. */
 	for (int i = 0; complete && i < TI_ITEMS; i++) {
 		if (!seen[i]) {
-			sb_addf(err, "%s: item '%s' is not set (the default "
-				"theme sets every item)", path, item_names[i]);
+			sb_addf(err, _("%s: item '%s' is not set (the default "
+				"theme sets every item)"), path, item_names[i]);
 			return -1;
 		}
 	}
@@ -180,11 +181,11 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	int rc = -1;
 	/* A regular file only (a FIFO must not block), of THEME_FILE_MAX
 	 * bytes at most, without NUL bytes. */
-	if (read_data_file(path.buf, "theme file", THEME_FILE_MAX, &text,
+	if (read_data_file(path.buf, _("theme file"), THEME_FILE_MAX, &text,
 			   err) < 0) {
 		if (!is_file)
-			sb_adds(err, " (themes: default, light, mono, "
-				"high-contrast, or a FILE)");
+			sb_adds(err, _(" (themes: default, light, mono, "
+				"high-contrast, or a FILE)"));
 	} else if (theme_parse(path.buf, text.buf, t, is_default, err) == 0) {
 		const char *base = strrchr(name_or_file, '/');
 		base = base ? base + 1 : name_or_file;

@@ -7,6 +7,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "sanitize.h"
 #include "tui.h"
 
@@ -18,9 +19,9 @@ static int check_term(struct strbuf *err)
 	int e = 0;
 
 	if (!term || !*term) {
-		sb_adds(err, "TERM is not set, so the terminal's kind is "
+		sb_adds(err, _("TERM is not set, so the terminal's kind is "
 			"unknown: run TERM=xterm-256color plogtop, or use "
-			"--once or --follow (no terminal needed)");
+			"--once or --follow (no terminal needed)"));
 		return -1;
 	}
 	struct strbuf name = STRBUF_INIT;
@@ -33,28 +34,28 @@ static int check_term(struct strbuf *err)
 	}
 	int rc = -1;
 	if (strcmp(term, "dumb") == 0) {
-		sb_addf(err, "TERM=dumb cannot show the dashboard (no cursor "
+		sb_addf(err, _("TERM=dumb cannot show the dashboard (no cursor "
 			"movement): use plogtop --once or --follow here, or "
-			"run it in a real terminal (e.g. TERM=xterm-256color)");
+			"run it in a real terminal (e.g. TERM=xterm-256color)"));
 	} else if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) {
 		if (e == 0)
-			sb_addf(err, "TERM=%s is not known on this host (no "
+			sb_addf(err, _("TERM=%s is not known on this host (no "
 				"terminfo entry): run TERM=xterm-256color "
 				"plogtop, or install the entry (infocmp -x "
 				"%s | tic -x - on a host that has it); "
-				"--once and --follow need none", name.buf,
+				"--once and --follow need none"), name.buf,
 				name.buf);
 		else
-			sb_addf(err, "no terminfo database for TERM=%s: "
+			sb_addf(err, _("no terminfo database for TERM=%s: "
 				"install ncurses-base (or ncurses-term), or "
-				"use plogtop --once or --follow", name.buf);
+				"use plogtop --once or --follow"), name.buf);
 	} else {
 		const char *cup = tigetstr("cup");
 		if (!cup || cup == (char *)-1)
-			sb_addf(err, "TERM=%s cannot move the cursor, so it "
+			sb_addf(err, _("TERM=%s cannot move the cursor, so it "
 				"cannot show the dashboard: use "
 				"TERM=xterm-256color, or plogtop --once or "
-				"--follow", name.buf);
+				"--follow"), name.buf);
 		else
 			rc = 0;
 		del_curterm(cur_term);
@@ -69,16 +70,16 @@ int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 	t->want_colour = want_colour;
 	t->utf8 = locale_is_utf8();
 	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		sb_adds(err, "the dashboard needs a terminal: use --once or "
-			"--follow when the output is a file or a pipe");
+		sb_adds(err, _("the dashboard needs a terminal: use --once or "
+			"--follow when the output is a file or a pipe"));
 		return -1;
 	}
 	if (check_term(err) < 0)
 		return -1;
 	/* newterm, unlike initscr, returns an error instead of exiting. */
 	if (!newterm(NULL, stdout, stdin)) {
-		sb_adds(err, "cannot use this terminal (is TERM right?); "
-			"try TERM=xterm-256color, or --once or --follow");
+		sb_adds(err, _("cannot use this terminal (is TERM right?); "
+			"try TERM=xterm-256color, or --once or --follow"));
 		return -1;
 	}
 	cbreak();

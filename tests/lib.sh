@@ -81,3 +81,25 @@ run() {
 has_raw_controls() {
 	LC_ALL=C grep -q -P '[\x00-\x09\x0b-\x1f\x7f]|\xc2[\x80-\x9f]' "$1"
 }
+
+# The Chinese locale for a test: LOCPATH to the one make check generated
+# (tests/locale), else the system's zh_CN.UTF-8; zh CMD... runs CMD in it
+# (LANGUAGE unset: the locale chooses).  have_zh fails when neither is
+# there, need_zh skips the test.
+have_zh() {
+	if [ -f "${PLOGTOP_LOCPATH:-/nonexistent}/zh_CN.UTF-8/LC_CTYPE" ]; then
+		zh_env="LOCPATH=$PLOGTOP_LOCPATH"
+	elif locale -a 2>/dev/null | grep -qix 'zh_CN.utf-\{0,1\}8'; then
+		zh_env="PLOGTOP_ZH_SYSTEM=1"
+	else
+		return 1
+	fi
+}
+need_zh() {
+	have_zh ||
+		skip_all "no zh_CN.UTF-8 locale (localedef or its sources missing)"
+}
+zh() {
+	env -u LANGUAGE -u LC_MESSAGES "$zh_env" LC_ALL=zh_CN.UTF-8 \
+		LANG=zh_CN.UTF-8 "$@"
+}
