@@ -87,6 +87,8 @@ has_raw_controls() {
 # (LANGUAGE unset: the locale chooses).  have_zh fails when neither is
 # there, need_zh skips the test.
 have_zh() {
+	# Configured with --disable-nls: English only, nothing to test.
+	[ "${USE_NLS:-yes}" = yes ] || return 1
 	if [ -f "${PLOGTOP_LOCPATH:-/nonexistent}/zh_CN.UTF-8/LC_CTYPE" ]; then
 		zh_env="LOCPATH=$PLOGTOP_LOCPATH"
 	elif locale -a 2>/dev/null | grep -qix 'zh_CN.utf-\{0,1\}8'; then
@@ -97,7 +99,7 @@ have_zh() {
 }
 need_zh() {
 	have_zh ||
-		skip_all "no zh_CN.UTF-8 locale (localedef or its sources missing)"
+		skip_all "no translations (--disable-nls) or no zh_CN.UTF-8 locale (localedef or its sources missing)"
 }
 zh() {
 	env -u LANGUAGE -u LC_MESSAGES "$zh_env" LC_ALL=zh_CN.UTF-8 \
