@@ -224,25 +224,6 @@ static int check_unread(const struct options *o, const struct model *m,
 	return bad ? -1 : 0;
 }
 
-/* An unlinked temporary file in $TMPDIR (else /tmp): gone with plogtop,
- * whatever ends it. */
-static FILE *unlinked_temp(struct strbuf *err)
-{
-	const char *dir = getenv("TMPDIR");
-	struct strbuf path = STRBUF_INIT;
-	FILE *f = NULL;
-
-	sb_addf(&path, "%s/plogtop-XXXXXX", dir && *dir ? dir : "/tmp");
-	int fd = mkostemp(path.buf, O_CLOEXEC);
-	if (fd < 0 || unlink(path.buf) < 0 || !(f = fdopen(fd, "w+"))) {
-		sb_addf(err, "%s: %s", path.buf, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-	}
-	sb_free(&path);
-	return f;
-}
-
 static int run_once(const struct options *o, struct ruleset *rs,
 		    struct catalog *cat)
 {
@@ -251,47 +232,40 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	struct timespec t0;
 	char host[256] = "";
 	struct json_stream js;
-	FILE *tmp = NULL;
+	int json = o->format == FORMAT_JSON;
 
 	model_init(&m);
 	m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
-	/* The JSON report's incidents go to a file as they are found. */
-	if (o->format == FORMAT_JSON) {
-		tmp = unlinked_temp(&err);
-		if (!tmp) {
-			fail(err.buf);
-			sb_free(&err);
-			return EXIT_TROUBLE;
-		}
-		json_stream_init(&js, tmp, cat);
-	}
-	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = read_all(o, rs, &m, tmp ? &js : NULL, &err);
-	size_t nlocal = m.nroots, hosts_down = 0;
-	if (rc == 0)
-		hosts_down = read_hosts(o, &m, tmp ? &js : NULL);
-	m.stats.seconds = seconds_since(&t0);
-	m.stats.match_limit_hits += ruleset_limit_hits(rs);
-	if (rc == 0 && tmp && js.err) {
-		sb_addf(&err, _("writing the report's incidents to a "
-				"temporary file: %s"), strerror(js.err));
-		rc = -1;
-	}
-	if (rc < 0) {
-		fail(err.buf);
-		sb_free(&err);
-		model_free(&m);
-		if (tmp)
-			fclose(tmp);
-		return EXIT_TROUBLE;
-	}
-	model_sort(&m);
 	gethostname(host, sizeof host - 1);
 	struct report_opts ro = {
 		.cat = cat, .host = host, .version = PACKAGE_VERSION,
 		.color = use_color(o->color), .width = 80,
-		.incidents = tmp ? &js : NULL,
+		.incidents = json ? &js : NULL,
 	};
+	/* The JSON report's incidents go straight out as they are found:
+	 * its memory does not grow with them. */
+	if (json) {
+		struct strbuf head = STRBUF_INIT;
+		json_stream_init(&js, stdout, cat);
+		report_json_head(&head, &ro);
+		js.head = sb_detach(&head);
+	}
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = read_all(o, rs, &m, json ? &js : NULL, &err);
+	size_t nlocal = m.nroots, hosts_down = 0;
+	if (rc == 0)
+		hosts_down = read_hosts(o, &m, json ? &js : NULL);
+	m.stats.seconds = seconds_since(&t0);
+	m.stats.match_limit_hits += ruleset_limit_hits(rs);
+	if (rc < 0) {
+		fail(err.buf);
+		sb_free(&err);
+		model_free(&m);
+		if (json)
+			json_stream_free(&js);
+		return EXIT_TROUBLE;
+	}
+	model_sort(&m);
 	rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
 		: locale_is_utf8() ? report_text(&m, &ro, stdout)
 				   : report_text_8bit(&m, &ro, stdout);
@@ -310,8 +284,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	}
 	if (check_unread(o, &m, nlocal) < 0 || hosts_down)
 		status = EXIT_TROUBLE;
-	if (tmp)
-		fclose(tmp);
+	if (json)
+		json_stream_free(&js);
 	model_free(&m);
 	sb_free(&err);
 	return status;

@@ -15,10 +15,14 @@ struct json_stream {
 	const struct catalog *cat;
 	size_t n;
 	int err;	/* errno of the first failed write */
+	char *head;	/* the report's start, written before the first */
 };
 
+/* Incidents are written to f, the report's own output: the report's
+ * head (report_json_head) first, the rest of it after (report_json). */
 void json_stream_init(struct json_stream *js, FILE *f,
 		      const struct catalog *cat);
+void json_stream_free(struct json_stream *js);
 /* Returns -1 when writing failed (js->err says why). */
 int json_stream_add(struct json_stream *js, const struct incident *inc);
 /* The same, for an incident already rendered (report_incident_json). */
@@ -38,6 +42,9 @@ struct report_opts {
  * (errno set). */
 int report_text(const struct model *m, const struct report_opts *o, FILE *out);
 int report_json(const struct model *m, const struct report_opts *o, FILE *out);
+/* What a JSON report starts with, known before anything is read; the
+ * incidents follow it (see struct json_stream). */
+void report_json_head(struct strbuf *sb, const struct report_opts *o);
 
 /* The version of the snapshot and of the --follow stream (2: hosts). */
 #define REPORT_SCHEMA_VERSION 2

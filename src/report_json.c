@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -200,11 +201,29 @@ void json_stream_init(struct json_stream *js, FILE *f,
 	js->cat = cat;
 }
 
+void json_stream_free(struct json_stream *js)
+{
+	free(js->head);
+	js->head = NULL;
+}
+
+/* The head goes out with the first incident (or the report's end), so
+ * that a run that fails before reading writes nothing. */
+static void json_stream_begin(struct json_stream *js)
+{
+	if (!js->head)
+		return;
+	if (fputs(js->head, js->f) < 0 && !js->err)
+		js->err = errno ? errno : EIO;
+	json_stream_free(js);
+}
+
 int json_stream_add_rendered(struct json_stream *js, const char *json,
 			     size_t len)
 {
 	const char *sep = js->n ? ",\n    " : "\n    ";
 
+	json_stream_begin(js);
 	if ((fputs(sep, js->f) < 0 || fwrite(json, 1, len, js->f) != len) &&
 	    !js->err)
 		js->err = errno ? errno : EIO;
@@ -222,37 +241,42 @@ int json_stream_add(struct json_stream *js, const struct incident *inc)
 	return rc;
 }
 
-/* The incidents written so far, copied after what the report holds. */
-static int copy_stream(struct json_stream *js, FILE *out)
+void report_json_head(struct strbuf *sb, const struct report_opts *o)
 {
-	char buf[65536];
-	size_t n;
-
-	if (fflush(js->f) != 0 || fseek(js->f, 0, SEEK_SET) != 0)
-		return -1;
-	while ((n = fread(buf, 1, sizeof buf, js->f)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			return -1;
-	return ferror(js->f) ? -1 : 0;
-}
-
-int report_json(const struct model *m, const struct report_opts *o, FILE *out)
-{
-	struct strbuf sb = STRBUF_INIT;
 	char now[32];
 	time_t t = time(NULL);
 	struct tm tm;
-	int rc = 0;
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sb_adds(&sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
+	sb_adds(sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
 		"  \"schema_version\": ");
-	sb_addf(&sb, "%d,\n  ", REPORT_SCHEMA_VERSION);
-	kv_str(&sb, "tool_version", o->version);
-	sb_adds(&sb, ",\n  ");
-	kv_str(&sb, "host", o->host);
-	sb_addf(&sb, ",\n  \"generated_at\": \"%s\",\n  \"roots\": [", now);
+	sb_addf(sb, "%d,\n  ", REPORT_SCHEMA_VERSION);
+	kv_str(sb, "tool_version", o->version);
+	sb_adds(sb, ",\n  ");
+	kv_str(sb, "host", o->host);
+	sb_addf(sb, ",\n  \"generated_at\": \"%s\",\n  \"incidents\": [", now);
+}
+
+/* The incidents come first, as they were found (they went straight to
+ * the output while reading, so memory does not grow with them); what
+ * needs all of them counted follows. */
+int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct json_stream own;
+	struct json_stream *js = o->incidents;
+	int rc = 0;
+
+	if (!js || js->f != out) {
+		json_stream_init(&own, out, o->cat);
+		report_json_head(&sb, o);
+		own.head = sb_detach(&sb);
+		js = &own;
+	}
+	json_stream_begin(js);
+	rc = js->err ? -1 : 0;
+	sb_adds(&sb, js->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (i)
 			sb_adds(&sb, ", ");
@@ -269,13 +293,7 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 		if (sb.len > 65536)
 			rc = flush_to(&sb, out);
 	}
-	sb_adds(&sb, m->nprocs ? "\n  ],\n  \"incidents\": [" : "],\n  \"incidents\": [");
-	if (rc == 0)
-		rc = flush_to(&sb, out);
-	size_t n = o->incidents ? o->incidents->n : 0;
-	if (rc == 0 && n)
-		rc = copy_stream(o->incidents, out);
-	sb_adds(&sb, n ? "\n  ]\n}\n" : "]\n}\n");
+	sb_adds(&sb, m->nprocs ? "\n  ]\n}\n" : "]\n}\n");
 	if (rc == 0)
 		rc = flush_to(&sb, out);
 	sb_free(&sb);
