@@ -36,6 +36,7 @@ void dash_free(struct dash *d)
 	if (!d)
 		return;
 	free(d->rows);
+	free(d->hrows);
 	free(d->sel_name);
 	free(d);
 }
@@ -94,7 +95,8 @@ static int matches_filter(const struct dash *d, const struct process *p)
 	if (!d->filter[0])
 		return 1;
 	snprintf(pid, sizeof pid, "%ld", p->pid);
-	return strstr(p->name, d->filter) || strstr(pid, d->filter);
+	return strstr(p->name, d->filter) || strstr(pid, d->filter) ||
+	       (p->host && strstr(p->host->name, d->filter));
 }
 
 static int row_cmp_key(const struct row *a, const struct row *b,
@@ -107,6 +109,9 @@ static int row_cmp_key(const struct row *a, const struct row *b,
 		return strcmp(a->p->name, b->p->name);
 	case S_ALIVE:
 		return b->alive - a->alive;
+	case S_HOST:
+		return strcmp(a->p->host ? a->p->host->name : "",
+			      b->p->host ? b->p->host->name : "");
 	case S_LAST:
 		return (b->last > a->last) - (b->last < a->last);
 	case S_TOTAL:
@@ -169,12 +174,16 @@ void dash_build_rows(struct dash *d)
 	d->sel = 0;
 	for (size_t k = 0; k < d->nrows && d->sel_name; k++)
 		if (d->rows[k].p->pid == d->sel_pid &&
+		    d->rows[k].p->host == d->sel_host &&
 		    strcmp(d->rows[k].p->name, d->sel_name) == 0)
 			d->sel = k;
 	if (!d->sel_name && d->nrows && !d->st_reading) {
 		d->sel_pid = d->rows[0].p->pid;
+		d->sel_host = d->rows[0].p->host;
 		d->sel_name = xstrdup(d->rows[0].p->name);
 	}
+	if (d->by_host)
+		dash_build_host_rows(d);
 }
 
 void dash_remember_selection(struct dash *d)
@@ -183,6 +192,7 @@ void dash_remember_selection(struct dash *d)
 	d->sel_name = NULL;
 	if (d->sel < d->nrows) {
 		d->sel_pid = d->rows[d->sel].p->pid;
+		d->sel_host = d->rows[d->sel].p->host;
 		d->sel_name = xstrdup(d->rows[d->sel].p->name);
 	}
 	d->detail_scroll = 0;
@@ -297,8 +307,19 @@ void dash_draw(struct dash *d, const struct dash_status *st)
 		draw_help(d, y, avail);
 	} else if (d->view == V_MESSAGES) {
 		draw_messages(d, y, avail);
+	} else if (d->view == V_HOSTS) {
+		draw_hosts_view(d, y, avail);
 	} else if (st->reading_history) {
 		draw_progress(d, y + avail / 2);
+	} else if (d->by_host) {
+		int table = d->nhrows + 2 < (size_t)avail / 2
+			    ? (int)d->nhrows + 2 : avail / 2;
+		if (table < 3)
+			table = 3;
+		draw_host_table(d, y, table);
+		draw_host_detail(d, y + table, avail - table);
+		if (d->view == V_SORT_MENU)
+			draw_sort_menu(d, y + 1, avail - 1);
 	} else {
 		int table = d->nrows + 2 < (size_t)avail / 2
 			    ? (int)d->nrows + 2 : avail / 2;

@@ -250,6 +250,12 @@ void draw_detail(struct dash *d, int y0, int height)
 		return;
 	const struct row *r = &d->rows[d->sel];
 	clean_text(d, &name, *r->p->name ? r->p->name : "-");
+	if (r->p->host) {	/* "python (node01)" */
+		struct strbuf host = STRBUF_INIT;
+		clean_text(d, &host, r->p->host->name);
+		sb_addf(&name, " (%s)", sb_str(&host));
+		sb_free(&host);
+	}
 	sb_addf(&title, tr(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
 		r->p->pid, name.buf, r->total, r->p->total);
 	tui_text(t, y0, 2, t->cols - 4, title.buf, TI_DETAIL_TITLE, 0);

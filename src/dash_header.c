@@ -11,7 +11,7 @@
 #include "sanitize.h"
 #include "textfit.h"
 
-#define MAX_FIELDS 12
+#define MAX_FIELDS 16
 
 static void title_line(struct dash *d)
 {
@@ -74,6 +74,7 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	sb_addf(&f[n++], tr(L_INCIDENTS),
 		model_count_window(d->m, 60LL * 1000000, now),
 		model_count_window(d->m, 3600LL * 1000000, now), d->m->n);
+	n += host_fields(d, f + n);
 	sb_addf(&f[n++], tr(L_PROCESSES), d->m->nprocs);
 	sb_addf(&f[n++], tr(L_FILES), st->files);
 	/* What was found and not read is never silent (see the report's

@@ -38,7 +38,7 @@ void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
 }
 
 /* Appends s wrapped to width cells, a line per "\n"-ended piece. */
-static void wrap_into(struct strbuf *out, const char *s, size_t width)
+void wrap_into(struct strbuf *out, const char *s, size_t width)
 {
 	do {
 		size_t n = strcspn(s, "\n");
@@ -112,11 +112,13 @@ void draw_sort_menu(struct dash *d, int y0, int height)
 	int w = 24, x = 2;
 
 	tui_text(t, y0, x, w, tr(L_SORT_MENU), TI_TITLE, 1);
-	for (int i = 0; i < S_COUNT && i + 1 < height; i++) {
+	for (int i = 0, y = y0 + 1; i < S_COUNT && y < y0 + height; i++) {
 		char line[64];
+		if (!sort_shown(d, i))
+			continue;
 		snprintf(line, sizeof line, " %c %s", i == (int)d->sort ? '*'
 			 : ' ', tr(sort_names[i]));
-		tui_text(t, y0 + 1 + i, x, w, line,
+		tui_text(t, y++, x, w, line,
 			 i == d->menu_sel ? TI_SELECTED : TI_KEYS, 1);
 	}
 }
@@ -149,6 +151,8 @@ static int key_rows(const struct dash *d, int compact)
 	size_t sep = compact ? 1 : 2;
 
 	for (size_t i = 0; i < key_bar_n; i++) {
+		if (key_bar[i].hosts && !model_has_hosts(d->m))
+			continue;
 		sb_reset(&item);
 		key_item(d, i, compact, &item);
 		size_t w = text_width(item.buf);
@@ -172,9 +176,12 @@ static int key_bar_flow(const struct dash *d, int draw, int y)
 	const char *sep = compact ? " " : "  ";
 
 	if (d->filtering || d->view != V_MAIN) {
-		const char *s = tr(d->filtering ? L_FILTER_PROMPT
+		const char *s = tr(d->filtering ? (model_has_hosts(d->m)
+						   ? L_FILTER_PROMPT_HOST
+						   : L_FILTER_PROMPT)
 				      : d->view == V_HELP ? L_HELP_CLOSE
 				      : d->view == V_MESSAGES ? L_MESSAGES_CLOSE
+				      : d->view == V_HOSTS ? L_HOSTS_CLOSE
 				      : L_SORT_MENU_KEYS);
 		if (draw) {
 			sb_adds(&line, s);
@@ -191,6 +198,8 @@ static int key_bar_flow(const struct dash *d, int draw, int y)
 		return 1;
 	}
 	for (size_t i = 0; i < key_bar_n; i++) {
+		if (key_bar[i].hosts && !model_has_hosts(d->m))
+			continue;
 		sb_reset(&item);
 		key_item(d, i, compact, &item);
 		if (line.len && text_width(line.buf) + strlen(sep) +

@@ -21,6 +21,7 @@
 struct keyhelp {
 	const char *key, *ascii_key;	/* ascii_key: without UTF-8 */
 	const char *what;
+	int hosts;		/* shown only when hosts are read */
 };
 extern const struct keyhelp key_bar[];
 extern const size_t key_bar_n;
@@ -32,14 +33,14 @@ enum window { W_1M, W_5M, W_1H, W_ALL, W_COUNT };
 extern const char *const window_names[];
 extern const long long window_usec[];
 
-enum sortkey { S_LAST, S_TOTAL, S_PID, S_NAME, S_ALIVE, S_COL0,
+enum sortkey { S_LAST, S_TOTAL, S_PID, S_NAME, S_ALIVE, S_HOST, S_COL0,
 	       S_COUNT = S_COL0 + 6 };
 #define NRES 6
 extern const enum resource res_columns[NRES];
 extern const char *const sort_names[S_COUNT];
 
 /* ---- the table's columns (dash_table.c) ---- */
-enum col_id { C_PID, C_NAME, C_ALIVE, C_RES0, C_TOTAL = C_RES0 + NRES,
+enum col_id { C_HOST, C_PID, C_NAME, C_ALIVE, C_RES0, C_TOTAL = C_RES0 + NRES,
 	      C_TREND, C_LAST, C_COUNT };
 
 struct column {
@@ -69,7 +70,17 @@ struct row {
 	logtime_t last;
 };
 
-enum view { V_MAIN, V_HELP, V_MESSAGES, V_SORT_MENU };
+enum view { V_MAIN, V_HELP, V_MESSAGES, V_SORT_MENU, V_HOSTS };
+
+/* A row of the view grouped by host (v): a host's incidents in the
+ * window, its processes, its state.  h NULL: the local input. */
+struct host_row {
+	struct model_host *h;
+	size_t col[NRES];
+	size_t total, nprocs;
+	unsigned trend[TREND_MINUTES];
+	logtime_t last;
+};
 
 struct dash {
 	struct model *m;
@@ -90,6 +101,7 @@ struct dash {
 	size_t nrows, sel, top;
 	long sel_pid;
 	char *sel_name;
+	const struct model_host *sel_host;	/* hosts live with the model */
 	int detail_scroll, detail_max, step;
 	unsigned long long rate_lines;
 	long long rate_ms;
@@ -104,6 +116,10 @@ struct dash {
 	unsigned long long fold_gen;	/* the model's, when rows were built */
 	unsigned long long history_done_ms;
 	int st_reading;		/* the history is still being read */
+	/* The view grouped by host (v), its rows and selection. */
+	int by_host;
+	struct host_row *hrows;
+	size_t nhrows, hsel, htop;
 };
 
 /* dash.c */
@@ -131,6 +147,16 @@ void draw_key_bar(struct dash *d, int y);
 const char *message_line(const struct dash *d, char *buf, size_t n);
 void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
 		size_t n, enum theme_item first_item);
+void wrap_into(struct strbuf *out, const char *s, size_t width);
+/* dash_hosts.c: the hosts' parts (v, H, the header's hosts). */
+int sort_shown(const struct dash *d, int k);
+const char *host_label(const struct model_host *h);
+void dash_build_host_rows(struct dash *d);
+void draw_host_table(struct dash *d, int y0, int height);
+void draw_host_detail(struct dash *d, int y0, int height);
+void draw_hosts_view(struct dash *d, int y0, int height);
+size_t host_fields(struct dash *d, struct strbuf *f);
+enum dash_action host_table_key(struct dash *d, int key);
 /* dash_keys.c */
 enum dash_action dash_key(struct dash *d, int key);
 

@@ -116,14 +116,23 @@ static enum dash_action view_key(struct dash *d, int key)
 	return DASH_REDRAW;
 }
 
+/* The next sort key shown (host: only when hosts are read). */
+static int next_sort(const struct dash *d, int k, int delta)
+{
+	do
+		k = (k + S_COUNT + delta) % S_COUNT;
+	while (!sort_shown(d, k));
+	return k;
+}
+
 static enum dash_action menu_key(struct dash *d, int key)
 {
 	switch (key) {
 	case KEY_UP: case 'k':
-		d->menu_sel = (d->menu_sel + S_COUNT - 1) % S_COUNT;
+		d->menu_sel = next_sort(d, d->menu_sel, -1);
 		break;
 	case KEY_DOWN: case 'j':
-		d->menu_sel = (d->menu_sel + 1) % S_COUNT;
+		d->menu_sel = next_sort(d, d->menu_sel, 1);
 		break;
 	case '\r': case '\n': case KEY_ENTER:
 		d->sort = (enum sortkey)d->menu_sel;
@@ -158,10 +167,27 @@ static void toggle_pause(struct dash *d)
 	}
 }
 
+/* v: the table by host and back; H: the hosts view.  Without hosts,
+ * a note says how to read some. */
+static void host_keys(struct dash *d, int key)
+{
+	if (!model_has_hosts(d->m)) {
+		dash_set_message(d, tr(L_NO_HOSTS));
+	} else if (key == 'H') {
+		d->view = V_HOSTS;
+		d->view_top = 0;
+	} else {
+		d->by_host = !d->by_host;
+		d->hsel = d->htop = 0;
+	}
+}
+
 static enum dash_action main_key(struct dash *d, int key)
 {
 	long page = d->table_height > 1 ? d->table_height - 1 : 1;
 
+	if (d->by_host && host_table_key(d, key) == DASH_REDRAW)
+		return DASH_REDRAW;
 	switch (key) {
 	case 'q': case KEY_F(10): return DASH_QUIT;
 	case '?': case 'h': case KEY_F(1):
@@ -187,7 +213,8 @@ static enum dash_action main_key(struct dash *d, int key)
 		break;
 	case ']': case 'n': step(d, 1); break;
 	case '[': case 'N': step(d, -1); break;
-	case 's': d->sort = (d->sort + 1) % S_COUNT; break;
+	case 's': d->sort = next_sort(d, d->sort, 1); break;
+	case 'v': case 'H': host_keys(d, key); break;
 	case 'S': d->reverse = !d->reverse; break;
 	case 'w': d->win = (d->win + 1) % W_COUNT; d->step = 0; break;
 	case '/': case KEY_F(3): d->filtering = 1; break;
@@ -226,10 +253,11 @@ enum dash_action dash_key(struct dash *d, int key)
 	}
 	if (d->filtering)
 		return filter_key(d, key);
-	if (d->view == V_HELP || d->view == V_MESSAGES) {
+	if (d->view == V_HELP || d->view == V_MESSAGES || d->view == V_HOSTS) {
 		if ((d->view == V_HELP && (key == '?' || key == 'h' ||
 					   key == KEY_F(1))) ||
-		    (d->view == V_MESSAGES && key == 'e') || key == 27) {
+		    (d->view == V_MESSAGES && key == 'e') ||
+		    (d->view == V_HOSTS && key == 'H') || key == 27) {
 			d->view = V_MAIN;
 			return DASH_REDRAW;
 		}

@@ -55,6 +55,26 @@
 #define L_MOUSE_OFF N_("mouse off (m turns it on)")
 #define L_MESSAGE_MORE N_(" (e: all %zu messages)")
 
+/* Hosts read over ssh (issue 11): the header, v and H. */
+#define L_HOSTS_UP N_("hosts %zu/%zu up")
+#define L_HOSTS_DOWN N_("down: %s")
+#define L_HOSTS_DOWN_MORE N_("down: %s +%zu")
+#define L_HOSTS_TITLE N_("Hosts: %zu of %zu up (v: the table by host)")
+#define L_HOSTS_CLOSE N_(" Esc or H closes the hosts; j/k scroll")
+#define L_HOST_SINCE N_("%s since %s (%s), connections tried %u")
+#define L_HOST_COUNTS N_("incidents %zu (EE1023 %zu, EE1001 %zu), processes %zu, latest %s")
+#define L_HOST_REFUSED N_("lines refused (too long or not JSON): %zu")
+#define L_HOST_WHY N_("why: %s")
+#define L_HOST_RETRY N_("next try in %llu s")
+#define L_HOST_READ N_("read: %zu files, %zu lines")
+#define L_HOST_LOCAL N_("(local)")
+#define L_HOST_LOCAL_DETAIL N_("the paths named on this machine")
+#define L_STATE_HEAD N_("STATE")
+#define L_PROCS_HEAD N_("PROCS")
+#define L_NO_HOST_MATCH N_("No host matches the filter.")
+#define L_NO_HOSTS N_("No host is read (HOST:PATH, -H or --hosts name some).")
+#define L_FILTER_PROMPT_HOST N_(" filter (pid, name or host; Enter keeps, Esc clears, " "^U ^W erase): ")
+
 /* The text shown for a label: its translation (gettext), or itself. */
 const char *tr(const char *msgid) __attribute__((format_arg(1)));
 

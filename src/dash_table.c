@@ -10,25 +10,30 @@
 #include "sanitize.h"
 
 #define NAME_MAX_W 32
+#define HOST_MAX_W 16
 
 /* A column's width: its own, or its head's in the language of the texts
- * when wider (terminal cells). */
-static int col_width(int i)
+ * when wider (terminal cells); HOST's: the widest host name's. */
+static int col_width(int i, int hostw)
 {
 	int hw = (int)text_width(tr(columns[i].head));
+	int w = columns[i].id == C_HOST && hostw > columns[i].width
+		? hostw : columns[i].width;
 
-	return hw > columns[i].width ? hw : columns[i].width;
+	return hw > w ? hw : w;
 }
 
 /* Which columns fit in cols, and where.  Every column but NAME has its
- * width; NAME gets what is left, between its minimum and NAME_MAX_W. */
-static void layout_for(struct layout *l, int cols)
+ * width; NAME gets what is left, between its minimum and NAME_MAX_W.
+ * HOST is shown when hostw is not 0 (hosts are read). */
+static void layout_for(struct layout *l, int cols, int hostw)
 {
-	int keep[C_COUNT], need = 0;
+	int keep[C_COUNT], need = -1;
 
 	for (int i = 0; i < C_COUNT; i++) {
-		keep[i] = 1;
-		need += col_width(i) + (i ? 1 : 0);
+		keep[i] = columns[i].id != C_HOST || hostw;
+		if (keep[i])
+			need += col_width(i, hostw) + 1;
 	}
 	/* Drop the highest priority first; the rightmost of a priority. */
 	while (need > cols) {
@@ -40,14 +45,14 @@ static void layout_for(struct layout *l, int cols)
 		if (worst < 0)
 			break;
 		keep[worst] = 0;
-		need -= col_width(worst) + 1;
+		need -= col_width(worst, hostw) + 1;
 	}
 	int extra = cols - need, x = 0;
 	l->n = 0;
 	for (int i = 0; i < C_COUNT; i++) {
 		if (!keep[i])
 			continue;
-		int w = col_width(i);
+		int w = col_width(i, hostw);
 		if (columns[i].id == C_NAME) {
 			int grow = extra < NAME_MAX_W - w ? extra : NAME_MAX_W - w;
 			w += grow > 0 ? grow : 0;
@@ -62,7 +67,16 @@ static void layout_for(struct layout *l, int cols)
 
 void layout_table(struct dash *d)
 {
-	layout_for(&d->lay, d->tui->cols);
+	int hostw = 0;
+
+	for (size_t i = 0; i < d->m->nhosts; i++) {
+		int w = (int)text_width(d->m->hosts[i]->name);
+		hostw = w > hostw ? w : hostw;
+	}
+	if (model_has_hosts(d->m) && hostw < 1)
+		hostw = 1;
+	layout_for(&d->lay, d->tui->cols,
+		   hostw > HOST_MAX_W ? HOST_MAX_W : hostw);
 }
 
 int column_at(const struct dash *d, int x)
@@ -129,6 +143,9 @@ static void draw_row(struct dash *d, int y, const struct row *r,
 		char last[24];
 		sb_reset(&sb);
 		switch (id) {
+		case C_HOST:
+			clean_text(d, &sb, r->p->host ? r->p->host->name : "-");
+			break;
 		case C_PID:
 			if (r->p->pid)
 				sb_addf(&sb, "%ld", r->p->pid);

@@ -10,20 +10,22 @@ const char *tr(const char *msgid)
 
 /* TRANSLATORS: the key bar: a word or two for what each key does. */
 const struct keyhelp key_bar[] = {
-	{ "q", NULL, N_("quit") },
-	{ "h", NULL, N_("help") },
-	{ "\u2191\u2193", "j/k", N_("move") },
-	{ "Tab", NULL, N_("detail") },
-	{ "[ ]", NULL, N_("step") },
-	{ "/", NULL, N_("filter") },
-	{ "s >", NULL, N_("sort") },
-	{ "w", NULL, N_("window") },
-	{ "p", NULL, N_("pause") },
-	{ "l", NULL, N_("lines") },
-	{ "o", NULL, N_("open") },
-	{ "e", NULL, N_("msgs") },
-	{ "t", NULL, N_("theme") },
-	{ "m", NULL, N_("mouse") },
+	{ "q", NULL, N_("quit"), 0 },
+	{ "h", NULL, N_("help"), 0 },
+	{ "\u2191\u2193", "j/k", N_("move"), 0 },
+	{ "Tab", NULL, N_("detail"), 0 },
+	{ "[ ]", NULL, N_("step"), 0 },
+	{ "/", NULL, N_("filter"), 0 },
+	{ "s >", NULL, N_("sort"), 0 },
+	{ "w", NULL, N_("window"), 0 },
+	{ "p", NULL, N_("pause"), 0 },
+	{ "l", NULL, N_("lines"), 0 },
+	{ "o", NULL, N_("open"), 0 },
+	{ "e", NULL, N_("msgs"), 0 },
+	{ "t", NULL, N_("theme"), 0 },
+	{ "m", NULL, N_("mouse"), 0 },
+	{ "v", NULL, N_("by host"), 1 },
+	{ "H", NULL, N_("hosts"), 1 },
 };
 const size_t key_bar_n = sizeof key_bar / sizeof key_bar[0];
 
@@ -53,6 +55,13 @@ const char *const help_lines[] = {
 	N_("e                the messages (warnings), with their time"),
 	N_("m                mouse on or off: click a row selects it, a\n"
 	   "                 column head sorts by it (again: reverses)"),
+	N_("v                hosts read over ssh: the table by host, one row\n"
+	   "                 per host with its state and counts (Enter on a\n"
+	   "                 host filters the processes by it; v goes back)"),
+	N_("H                hosts read over ssh: each host's state, since\n"
+	   "                 when, why it is down, connections tried, counts;\n"
+	   "                 the filter (/) also matches the host, and s or\n"
+	   "                 the sort menu sort by it"),
 	N_("Ctrl-L           redraw the whole screen"),
 	N_("F1, h or ?       this help (Esc, h or ? closes it)"),
 	N_("F10 or q         quit"),
@@ -87,6 +96,7 @@ const enum resource res_columns[NRES] = {
 /* TRANSLATORS: the sort keys (the header's "sort %s", the s menu). */
 const char *const sort_names[S_COUNT] = {
 	N_("last"), N_("incidents"), N_("pid"), N_("name"), N_("alive"),
+	N_("host"),
 	N_("stream"), N_("notify"), N_("event"), N_("async copy"),
 	N_("memcpy"), N_("argument"),
 };
@@ -95,6 +105,8 @@ const char *const sort_names[S_COUNT] = {
  * In table order.  drop: which goes first when the terminal is narrow
  * (the highest); NAME takes what is left and shrinks to its minimum. */
 const struct column columns[C_COUNT] = {
+	/* Only when hosts are read; as wide as the widest name (up to 16). */
+	{ C_HOST, N_("HOST"), 4, 0, 0, S_HOST },
 	{ C_PID, N_("PID"), 7, 0, 0, S_PID },
 	{ C_NAME, N_("NAME"), 8, 0, 0, S_NAME },
 	{ C_ALIVE, N_("ALIVE"), 5, 0, 3, S_ALIVE },
