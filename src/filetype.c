@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "filetype.h"
+#include "i18n.h"
 
 struct magic {
 	const char *bytes;
@@ -13,13 +14,13 @@ struct magic {
 /* Compressed logs are common in collected bundles; reading them as text
  * would find nothing and say "no incident". */
 static const struct magic magics[] = {
-	{ "\x1f\x8b", 2, "gzip-compressed (read it with: zcat FILE | plogtop -)" },
-	{ "BZh", 3, "bzip2-compressed (read it with: bzcat FILE | plogtop -)" },
-	{ "\xfd" "7zXZ\0", 6, "xz-compressed (read it with: xzcat FILE | plogtop -)" },
-	{ "\x28\xb5\x2f\xfd", 4, "zstd-compressed (read it with: zstdcat FILE | plogtop -)" },
-	{ "\x04\x22\x4d\x18", 4, "lz4-compressed (read it with: lz4cat FILE | plogtop -)" },
-	{ "PK\x03\x04", 4, "a zip archive (unpack it first)" },
-	{ "\x37\x7a\xbc\xaf\x27\x1c", 6, "a 7z archive (unpack it first)" },
+	{ "\x1f\x8b", 2, N_("gzip-compressed (read it with: zcat FILE | plogtop -)") },
+	{ "BZh", 3, N_("bzip2-compressed (read it with: bzcat FILE | plogtop -)") },
+	{ "\xfd" "7zXZ\0", 6, N_("xz-compressed (read it with: xzcat FILE | plogtop -)") },
+	{ "\x28\xb5\x2f\xfd", 4, N_("zstd-compressed (read it with: zstdcat FILE | plogtop -)") },
+	{ "\x04\x22\x4d\x18", 4, N_("lz4-compressed (read it with: lz4cat FILE | plogtop -)") },
+	{ "PK\x03\x04", 4, N_("a zip archive (unpack it first)") },
+	{ "\x37\x7a\xbc\xaf\x27\x1c", 6, N_("a 7z archive (unpack it first)") },
 };
 
 /* Text has few control bytes; a first block with a NUL that is mostly
@@ -48,8 +49,8 @@ const char *filetype_not_text(const char *buf, size_t n)
 		    memcmp(buf, magics[i].bytes, magics[i].len) == 0)
 			return magics[i].why;
 	if (n >= 262 && memcmp(buf + 257, "ustar", 5) == 0)
-		return "a tar archive (unpack it first)";
-	return looks_binary(buf, n) ? "binary, not text" : NULL;
+		return N_("a tar archive (unpack it first)");
+	return looks_binary(buf, n) ? N_("binary, not text") : NULL;
 }
 
 const char *filetype_not_regular(const struct stat *st)
@@ -57,10 +58,10 @@ const char *filetype_not_regular(const struct stat *st)
 	if (S_ISREG(st->st_mode))
 		return NULL;
 	if (S_ISFIFO(st->st_mode))
-		return "a FIFO, not a regular file";
+		return N_("a FIFO, not a regular file");
 	if (S_ISSOCK(st->st_mode))
-		return "a socket, not a regular file";
+		return N_("a socket, not a regular file");
 	if (S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode))
-		return "a device, not a regular file";
-	return "not a regular file";
+		return N_("a device, not a regular file");
+	return N_("not a regular file");
 }

@@ -383,7 +383,7 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 			if (stat(path, &sb) < 0)
 				return;	/* gone already, or a dangling link */
 			why = S_ISDIR(sb.st_mode)
-			      ? _("a link to a directory, not followed")
+			      ? N_("a link to a directory, not followed")
 			      : filetype_not_regular(&sb);
 		}
 		t = add_tail(fw, path, root);

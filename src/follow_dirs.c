@@ -192,7 +192,7 @@ void follow_add_dir(struct follower *fw, const char *path, size_t root,
 	if (d && d->kind == DIR_TREE)
 		return;
 	if (depth > MAX_DEPTH) {
-		model_skip(fw->m, path, _("more than 64 directories deep"));
+		model_skip(fw->m, path, N_("more than 64 directories deep"));
 		/* Known, so that it is said once. */
 		if (!d)
 			follow_new_dir(fw, path, DIR_SKIPPED, root);

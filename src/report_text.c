@@ -98,6 +98,8 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 		const char *path = *(char *const *)item;
 		const char *why = *(char *const *)(item + why_off);
 		struct strbuf w = STRBUF_INIT;
+		/* Reasons are English in JSON; here, the reader's language. */
+		why = _(why);
 		sanitize(&w, why, strlen(why));
 		pad(sb, i ? "" : _(label), 8, 0);
 		sb_addc(sb, ' ');
