@@ -20,6 +20,7 @@
 #include "fleet.h"
 #include "follow.h"
 #include "live.h"
+#include "live_int.h"
 #include "theme.h"
 #include "tui.h"
 #include "model.h"
@@ -27,36 +28,6 @@
 #include "report.h"
 #include "sanitize.h"
 #include "xalloc.h"
-
-struct live {
-	const struct options *o;
-	const struct catalog *cat;
-	struct model m;
-	struct follower *fw;
-	struct fleet *fleet;	/* hosts read over ssh, or NULL */
-	char host[256];
-	int stop;		/* the output was closed, or a write failed */
-	unsigned long long prom_gen, prom_at;
-	int prom_written;
-	/* A prom file that cannot be written is tried again every interval;
-	 * after --prom-retry plogtop gives up and exits 2, so that a service
-	 * manager or a monitor sees it. */
-	int prom_failed, prom_gave_up;
-	unsigned long long prom_failed_at;
-	struct strbuf prom_err;
-	/* the dashboard */
-	int dashboard;
-	struct tui tui;
-	struct dash *dash;
-	struct theme theme, mono;
-	int theme_index;
-	unsigned long long drawn_at;
-	struct strbuf roots;
-	struct msglog log;	/* the one sink of messages */
-	enum theme_bg bg;	/* the terminal's, for the t key */
-	struct demo *demo;
-	sigset_t old_mask;
-};
 
 static void put_value(struct strbuf *sb, const char *v)
 {
@@ -240,194 +211,6 @@ static int signal_fd(sigset_t *old)
 	return signalfd(-1, &set, SFD_CLOEXEC | SFD_NONBLOCK);
 }
 
-/* ---- the dashboard's side of the loop ---- */
-
-static void dash_status_of(struct live *lv, struct dash_status *st)
-{
-	memset(st, 0, sizeof *st);
-	st->roots = sb_str(&lv->roots);
-	st->how = follower_how(lv->fw);
-	st->since = lv->o->since_arg;
-	st->demo = lv->demo != NULL;
-	st->files = follower_files(lv->fw);
-	st->reading_history = follower_reading_history(lv->fw);
-	follower_history_progress(lv->fw, &st->hist_files,
-				  &st->hist_files_total, &st->hist_bytes,
-				  &st->hist_bytes_total);
-}
-
-static void draw(struct live *lv, unsigned long long now)
-{
-	struct dash_status st;
-
-	dash_status_of(lv, &st);
-	dash_draw(lv->dash, &st);
-	lv->drawn_at = now;
-}
-
-/* The theme chosen with t is remembered for the login session (a file
- * in $XDG_RUNTIME_DIR, which logout removes): the next plogtop starts
- * with it unless --theme or PLOGTOP_THEME says otherwise. */
-static void session_theme_path(struct strbuf *sb)
-{
-	const char *dir = getenv("XDG_RUNTIME_DIR");
-
-	if (dir && *dir == '/')
-		sb_addf(sb, "%s/plogtop-theme", dir);
-}
-
-static void remember_theme(struct live *lv)
-{
-	struct strbuf path = STRBUF_INIT;
-
-	session_theme_path(&path);
-	if (path.len) {
-		FILE *f = fopen(path.buf, "w");
-		if (!f || fprintf(f, "%s\n", lv->theme.name) < 0 ||
-		    fclose(f) != 0) {
-			struct strbuf msg = STRBUF_INIT;
-			sb_addf(&msg, _("%s: %s (the theme is not remembered)"),
-				path.buf, strerror(errno));
-			msglog_add(&lv->log, msg.buf);
-			sb_free(&msg);
-			if (f)
-				fclose(f);
-		}
-	}
-	sb_free(&path);
-}
-
-static void next_theme(struct live *lv)
-{
-	struct strbuf err = STRBUF_INIT, msg = STRBUF_INIT;
-
-	/* Only themes readable on the terminal's background. */
-	int i = theme_next(lv->theme_index, lv->bg, &lv->theme, &err);
-	if (i < 0) {
-		msglog_add(&lv->log, err.buf);
-	} else {
-		lv->theme_index = i;
-		remember_theme(lv);
-	}
-	tui_theme(&lv->tui, &lv->theme, &lv->mono);
-	sb_addf(&msg, "theme: %s%s", lv->theme.name,
-		lv->tui.colours ? "" : _(" (monochrome terminal)"));
-	dash_set_message(lv->dash, msg.buf);
-	sb_free(&msg);
-	sb_free(&err);
-}
-
-/* $PAGER at the incident's line, started with an argument vector: the
- * file name is data, never shell text. */
-static void open_pager(struct live *lv)
-{
-	const char *file = dash_pager_file(lv->dash);
-	const char *pager = getenv("PAGER");
-	char line[32], *copy, *argv[16];
-	int argc = 0, fds[2];
-	struct strbuf msg = STRBUF_INIT;
-
-	if (!file)
-		return;
-	/* A file rotated away: said on the screen, until the next key. */
-	if (access(file, R_OK) < 0) {
-		sb_addf(&msg, _("cannot open %s: %s (rotated away?)"), file,
-			strerror(errno));
-		dash_set_message(lv->dash, msg.buf);
-		sb_free(&msg);
-		return;
-	}
-	copy = strdup(pager && *pager ? pager : "less");
-	if (!copy)
-		return;
-	for (char *save = NULL, *tok = strtok_r(copy, " \t", &save);
-	     tok && argc < 13; tok = strtok_r(NULL, " \t", &save))
-		argv[argc++] = tok;
-	if (!argc)
-		argv[argc++] = "less";
-	snprintf(line, sizeof line, "+%lu", dash_pager_line(lv->dash));
-	argv[argc++] = line;
-	argv[argc++] = (char *)file;
-	argv[argc] = NULL;
-	/* The child tells exec's failure through a pipe closed on exec:
-	 * nothing is written on the screen behind the dashboard's back. */
-	if (pipe2(fds, O_CLOEXEC) < 0) {
-		sb_addf(&msg, "pipe: %s", strerror(errno));
-		dash_set_message(lv->dash, msg.buf);
-		sb_free(&msg);
-		free(copy);
-		return;
-	}
-	tui_suspend();
-	pid_t pid = fork();
-	if (pid == 0) {
-		sigprocmask(SIG_SETMASK, &lv->old_mask, NULL);
-		signal(SIGPIPE, SIG_DFL);
-		execvp(argv[0], argv);
-		int e = errno;
-		ssize_t w = write(fds[1], &e, sizeof e);
-		(void)w;
-		_exit(127);
-	}
-	close(fds[1]);
-	int e = 0, status = 0;
-	if (pid > 0) {
-		while (read(fds[0], &e, sizeof e) < 0 && errno == EINTR)
-			;
-		while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-			;
-	} else {
-		e = errno;
-	}
-	close(fds[0]);
-	tui_resume();
-	if (e)
-		sb_addf(&msg, _("$PAGER (%s) cannot run: %s"), argv[0], strerror(e));
-	else if (WIFEXITED(status) && WEXITSTATUS(status) != 0)
-		sb_addf(&msg, _("$PAGER (%s) failed with status %d"), argv[0],
-			WEXITSTATUS(status));
-	if (msg.len)
-		dash_set_message(lv->dash, msg.buf);
-	sb_free(&msg);
-	free(copy);
-}
-
-static void keys(struct live *lv, unsigned long long now)
-{
-	int k, redraw = 0;
-
-	while ((k = tui_key(&lv->tui)) >= 0) {
-		switch (dash_key(lv->dash, k)) {
-		case DASH_QUIT:
-			lv->stop = 1;
-			return;
-		case DASH_PAGER:
-			open_pager(lv);
-			redraw = 1;
-			break;
-		case DASH_THEME:
-			next_theme(lv);
-			redraw = 1;
-			break;
-		case DASH_REDRAW:
-			redraw = 1;
-			break;
-		case DASH_NONE:
-			break;
-		}
-	}
-	if (redraw)
-		draw(lv, now);
-}
-
-static int draw_timeout(const struct live *lv, unsigned long long now)
-{
-	if (!lv->dashboard)
-		return -1;
-	unsigned long long due = lv->drawn_at + lv->o->interval_ms;
-	return due <= now ? 0 : (int)(due - now);
-}
-
 /* ---- the loop ---- */
 
 static void loop(struct live *lv, int sfd)
@@ -453,7 +236,7 @@ static void loop(struct live *lv, int sfd)
 		if (lv->fleet)
 			timeout = min_timeout(timeout,
 					      fleet_timeout(lv->fleet, now));
-		timeout = min_timeout(timeout, draw_timeout(lv, now));
+		timeout = min_timeout(timeout, live_draw_timeout(lv, now));
 		if (lv->demo)
 			timeout = min_timeout(timeout, demo_due > now
 					      ? (int)(demo_due - now) : 0);
@@ -482,7 +265,7 @@ static void loop(struct live *lv, int sfd)
 			break;
 		now = monotonic_ms();
 		if (lv->dashboard && ((n > 0 && p[3].revents) || n < 0))
-			keys(lv, now);
+			live_keys(lv, now);
 		if (lv->stop)
 			break;
 		if (history && !follower_history_step(lv->fw, lv->dashboard
@@ -499,79 +282,9 @@ static void loop(struct live *lv, int sfd)
 		write_prom(lv, now, 0);
 		/* Paused or not, the clock and the header still move. */
 		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
-			draw(lv, now);
+			live_draw(lv, now);
 	}
 	free(p);
-}
-
-/* The theme at start: --theme, else PLOGTOP_THEME, else the one chosen
- * with t earlier in this login session, else the default. */
-static const char *start_theme(const struct live *lv, struct strbuf *mem)
-{
-	const char *env = getenv("PLOGTOP_THEME");
-	struct strbuf path = STRBUF_INIT;
-
-	if (lv->o->theme)
-		return lv->o->theme;
-	if (env && *env)
-		return env;
-	session_theme_path(&path);
-	FILE *f = path.len ? fopen(path.buf, "r") : NULL;
-	sb_free(&path);
-	if (f) {
-		char name[64];
-		if (fgets(name, sizeof name, f)) {
-			name[strcspn(name, "\n")] = '\0';
-			for (int i = 0; i < THEME_COUNT; i++)
-				if (strcmp(name, theme_names[i]) == 0)
-					sb_adds(mem, name);
-		}
-		fclose(f);
-	}
-	return mem->len ? mem->buf : "default";
-}
-
-static int start_dashboard(struct live *lv, struct strbuf *err)
-{
-	struct strbuf mem = STRBUF_INIT;
-	const char *name = start_theme(lv, &mem);
-	int rc = -1;
-
-	if (theme_load(name, &lv->theme, err) < 0) {
-		/* A bad PLOGTOP_THEME names itself. */
-		if (!lv->o->theme && getenv("PLOGTOP_THEME") &&
-		    strcmp(name, getenv("PLOGTOP_THEME")) == 0)
-			sb_adds(err, " (from PLOGTOP_THEME)");
-		goto out;
-	}
-	if (theme_load("mono", &lv->mono, err) < 0)
-		goto out;
-	lv->theme_index = -1;
-	for (int i = 0; i < THEME_COUNT; i++)
-		if (strcmp(theme_names[i], lv->theme.name) == 0)
-			lv->theme_index = i;
-	lv->bg = theme_terminal_bg(&lv->theme);
-	if (tui_start(&lv->tui, lv->o->want_colour, err) < 0)
-		goto out;
-	tui_theme(&lv->tui, &lv->theme, &lv->mono);
-	lv->dash = dash_new(&lv->m, lv->cat, &lv->tui, &lv->log);
-	/* From here until tui_stop, messages wait for the dashboard. */
-	msglog_attach(&lv->log, 1);
-	struct strbuf note = STRBUF_INIT;
-	if (locale_unavailable(&note))
-		msglog_add(&lv->log, note.buf);
-	sb_free(&note);
-	rc = 0;
-out:
-	sb_free(&mem);
-	return rc;
-}
-
-/* Leaves the terminal: from now on messages go to stderr again. */
-static void stop_dashboard(struct live *lv)
-{
-	tui_stop(&lv->tui);
-	msglog_attach(&lv->log, 0);
 }
 
 /* Hosts named on the command line: read over ssh into the same model. */
@@ -666,7 +379,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	}
 	lv.fleet = start_fleet(&lv);
 	roots_text(&lv);
-	if (dashboard && start_dashboard(&lv, &err) < 0) {
+	if (dashboard && live_start_dashboard(&lv, &err) < 0) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);
 		status = 2;
 		goto out;
@@ -686,10 +399,10 @@ static int run(const struct options *o, struct ruleset *rs,
 	if (!follower_reading_history(lv.fw))
 		write_prom(&lv, monotonic_ms(), 1);
 	if (dashboard)
-		draw(&lv, monotonic_ms());
+		live_draw(&lv, monotonic_ms());
 	loop(&lv, sfd);
 	if (dashboard)
-		stop_dashboard(&lv);
+		live_stop_dashboard(&lv);
 	/* Ending: the chains still open are complete as they stand. */
 	follower_flush(lv.fw);
 	write_prom(&lv, monotonic_ms(), 1);

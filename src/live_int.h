@@ -1,0 +1,57 @@
+/* The live modes' state, shared by the loop (live.c) and the dashboard's
+ * side of it (live_dash.c: drawing, keys, themes, the pager). */
+#ifndef PLOGTOP_LIVE_INT_H
+#define PLOGTOP_LIVE_INT_H
+
+#include <signal.h>
+
+#include "catalog.h"
+#include "dash.h"
+#include "demo.h"
+#include "fleet.h"
+#include "follow.h"
+#include "model.h"
+#include "msglog.h"
+#include "options.h"
+#include "strbuf.h"
+#include "theme.h"
+#include "tui.h"
+
+struct live {
+	const struct options *o;
+	const struct catalog *cat;
+	struct model m;
+	struct follower *fw;
+	struct fleet *fleet;	/* hosts read over ssh, or NULL */
+	char host[256];
+	int stop;		/* the output was closed, or a write failed */
+	unsigned long long prom_gen, prom_at;
+	int prom_written;
+	/* A prom file that cannot be written is tried again every interval;
+	 * after --prom-retry plogtop gives up and exits 2, so that a service
+	 * manager or a monitor sees it. */
+	int prom_failed, prom_gave_up;
+	unsigned long long prom_failed_at;
+	struct strbuf prom_err;
+	/* the dashboard */
+	int dashboard;
+	struct tui tui;
+	struct dash *dash;
+	struct theme theme, mono;
+	int theme_index;
+	unsigned long long drawn_at;
+	struct strbuf roots;
+	struct msglog log;	/* the one sink of messages */
+	enum theme_bg bg;	/* the terminal's, for the t key */
+	struct demo *demo;
+	sigset_t old_mask;
+};
+
+/* live_dash.c */
+void live_draw(struct live *lv, unsigned long long now);
+void live_keys(struct live *lv, unsigned long long now);
+int live_draw_timeout(const struct live *lv, unsigned long long now);
+int live_start_dashboard(struct live *lv, struct strbuf *err);
+void live_stop_dashboard(struct live *lv);
+
+#endif
