@@ -227,8 +227,11 @@ static void loop(struct live *lv, int sfd)
 		p[0] = (struct pollfd){ sfd, POLLIN, 0 };
 		p[1] = (struct pollfd){ follower_fd(lv->fw), POLLIN, 0 };
 		p[2] = (struct pollfd){ follower_stdin_fd(lv->fw), POLLIN, 0 };
-		p[3] = (struct pollfd){ lv->dashboard ? STDIN_FILENO : -1,
-					POLLIN, 0 };
+		/* The dashboard reads keys; --follow only watches its output,
+		 * to end when nobody reads it any more, even if it has had
+		 * nothing to write (a remote plogtop whose ssh went away). */
+		p[3] = lv->dashboard ? (struct pollfd){ STDIN_FILENO, POLLIN, 0 }
+				     : (struct pollfd){ STDOUT_FILENO, 0, 0 };
 		size_t np = 4 + (lv->fleet ? fleet_pollfds(lv->fleet, p + 4,
 							   nfleet) : 0);
 		int timeout = min_timeout(follower_timeout(lv->fw, now),
@@ -260,8 +263,9 @@ static void loop(struct live *lv, int sfd)
 			(void)r;
 			break;
 		}
-		/* The terminal went away (the ssh connection dropped). */
-		if (lv->dashboard && n > 0 && (p[3].revents & (POLLHUP | POLLERR)))
+		/* The terminal went away (the ssh connection dropped), or the
+		 * reader of --follow's output. */
+		if (n > 0 && (p[3].revents & (POLLHUP | POLLERR)))
 			break;
 		now = monotonic_ms();
 		if (lv->dashboard && ((n > 0 && p[3].revents) || n < 0))
