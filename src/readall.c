@@ -22,6 +22,9 @@
 #define PARALLEL_MIN_BYTES (64ULL << 20)
 /* Incidents a worker may hold ready before it waits for the model. */
 #define QUEUE_CAP 1024
+/* Handed over this many at a time: a hand-over per incident kept the
+ * threads waking each other up more than working. */
+#define BATCH 64
 
 struct item {
 	struct incident *inc;	/* NULL: the end of a stream */
@@ -39,6 +42,10 @@ struct worker {
 	pthread_cond_t more, room;
 	struct item q[QUEUE_CAP];
 	size_t head, n;
+	struct item batch[BATCH];	/* the worker's, not yet handed */
+	size_t nbatch;
+	struct item got[BATCH];		/* the main thread's, taken */
+	size_t ngot, taken;
 };
 
 struct ruleset *rules_for(const struct options *o, struct strbuf *err)
@@ -60,14 +67,26 @@ struct ruleset *rules_for(const struct options *o, struct strbuf *err)
 
 /* ---- a worker's side ---- */
 
-static void push(struct worker *w, struct item it)
+static void hand_over(struct worker *w)
 {
 	pthread_mutex_lock(&w->mu);
-	while (w->n == QUEUE_CAP)
-		pthread_cond_wait(&w->room, &w->mu);
-	w->q[(w->head + w->n++) % QUEUE_CAP] = it;
+	for (size_t i = 0; i < w->nbatch; i++) {
+		while (w->n == QUEUE_CAP)
+			pthread_cond_wait(&w->room, &w->mu);
+		w->q[(w->head + w->n++) % QUEUE_CAP] = w->batch[i];
+	}
 	pthread_cond_signal(&w->more);
 	pthread_mutex_unlock(&w->mu);
+	w->nbatch = 0;
+}
+
+/* A batch goes when full, and at the end of each stream (the main
+ * thread may be waiting for that stream to end). */
+static void push(struct worker *w, struct item it)
+{
+	w->batch[w->nbatch++] = it;
+	if (w->nbatch == BATCH || !it.inc)
+		hand_over(w);
 }
 
 static void take(void *ctx, struct incident *inc)
@@ -106,33 +125,56 @@ static void *work(void *arg)
 
 static struct item pop(struct worker *w)
 {
-	pthread_mutex_lock(&w->mu);
-	while (w->n == 0)
-		pthread_cond_wait(&w->more, &w->mu);
-	struct item it = w->q[w->head];
-	w->head = (w->head + 1) % QUEUE_CAP;
-	w->n--;
-	pthread_cond_signal(&w->room);
-	pthread_mutex_unlock(&w->mu);
-	return it;
+	if (w->taken == w->ngot) {
+		pthread_mutex_lock(&w->mu);
+		while (w->n == 0)
+			pthread_cond_wait(&w->more, &w->mu);
+		w->ngot = w->n < BATCH ? w->n : BATCH;
+		for (size_t i = 0; i < w->ngot; i++) {
+			w->got[i] = w->q[w->head];
+			w->head = (w->head + 1) % QUEUE_CAP;
+		}
+		w->n -= w->ngot;
+		w->taken = 0;
+		pthread_cond_signal(&w->room);
+		pthread_mutex_unlock(&w->mu);
+	}
+	return w->got[w->taken++];
 }
 
 /* The paths a worker interned are its model's: the incident is given
- * this model's before it joins it. */
-static void adopt(struct model *m, struct incident *inc)
+ * this model's before it joins it.  Its lines are mostly of one file,
+ * and so are the next incident's: the last path looked up is kept. */
+struct adopted {
+	const char *from, *to;
+};
+
+static const char *adopt_path(struct model *m, struct adopted *a,
+			      const char *path)
 {
-	inc->file = model_intern(m, inc->file);
+	if (path != a->from) {
+		a->from = path;
+		a->to = model_intern(m, path);
+	}
+	return a->to;
+}
+
+static void adopt(struct model *m, struct adopted *a, struct incident *inc)
+{
+	inc->file = adopt_path(m, a, inc->file);
 	for (size_t i = 0; i < inc->nraw; i++)
-		inc->raw[i].file = model_intern(m, inc->raw[i].file);
+		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
 static int count(struct model *m, struct worker *w, struct json_stream *js)
 {
+	struct adopted a = { NULL, NULL };
+
 	for (;;) {
 		struct item it = pop(w);
 		if (!it.inc)
 			return 0;
-		adopt(m, it.inc);
+		adopt(m, &a, it.inc);
 		model_add(m, it.inc);
 		/* Not counted: left out by --since. */
 		if (js && it.inc->proc)
@@ -319,6 +361,10 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	size_t nstreams = nplan ? plan[nplan - 1].stream + 1 : 0;
 	size_t nw = stdin_named ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
+		/* The plan's paths are the model's: the finder's files can
+		 * go, and their memory with them, before the workers start. */
+		follower_free(fw);
+		fw = NULL;
 		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
 	} else {
 		while (follower_history_step(fw, 1000))
