@@ -172,7 +172,10 @@ run)
 check)
 	# The test programs are built quietly too; make check then shows
 	# only the tests.
-	build all check TESTS=
+	# One goal at a time: "all check" in one parallel make runs two
+	# makes in the same directory at once (automake's recursion).
+	build
+	quietly make -j"$(nproc)" check TESTS=
 	make check || { cat test-suite.log; exit 1; }
 	;;
 packages)
