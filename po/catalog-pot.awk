@@ -5,7 +5,16 @@
 # runs it; xgettext then merges catalog.pot into plogtop.pot.
 #   awk -f po/catalog-pot.awk messages/en.txt >po/catalog.pot
 
-function flush(   k) {
+# The file as the source tree names it, wherever the build is: a
+# reference must not depend on the directory the build ran in.
+function source_name(   f) {
+	f = FILENAME
+	sub(/^.*\//, "", f)
+	return "messages/" f
+}
+
+function flush(   k, source) {
+	source = source_name()
 	if (key == "")
 		return
 	sub(/\n+$/, "", value)
@@ -15,7 +24,7 @@ function flush(   k) {
 		seen[k] = 1
 	}
 	where[k] = where[k] "#. [" section "] " key "\n"
-	refs[k] = refs[k] " " FILENAME ":" keyline
+	refs[k] = refs[k] " " source ":" keyline
 	key = ""
 	value = ""
 }
