@@ -39,7 +39,10 @@ size_t lineprefix_clock(const char *s, size_t n)
 		short_group |= g < 2;
 		i += g;
 		char c = i < n ? s[i] : '\0';
-		if (!(c == ':' || c == '.' || c == '-' || c == '/' || c == 'T') ||
+		/* A comma only after a time: Python's logging writes
+		 * "12:00:01,123"; "[1,0]" names an MPI rank. */
+		if (!(c == ':' || c == '.' || c == '-' || c == '/' || c == 'T' ||
+		      (c == ',' && timeish)) ||
 		    i + 1 >= n || !is_digit(s[i + 1]))
 			break;
 		timeish |= c == ':' || c == '.' || c == 'T';

@@ -880,6 +880,9 @@ static void test_prefix_clock_tokens(void **state)
 	assert_int_equal(lineprefix_clock("0-1", 3), 0);
 	assert_int_equal(lineprefix_clock("4242]", 5), 0);
 	assert_int_equal(lineprefix_clock("1,0]", 4), 0);
+	/* Python logging's default time: milliseconds after a comma. */
+	assert_int_equal(lineprefix_clock("12:00:01,123 - x", 16), 12);
+	assert_int_equal(lineprefix_clock("12,345 x", 8), 0);
 }
 
 static void test_prefix_shapes(void **state)
