@@ -149,6 +149,11 @@ enum code chain_best_code(const struct chain *ch);
 /* Marks a chain as just used (its order, and the stalest-first list). */
 void chain_touch(struct classifier *c, struct chain *ch);
 
+/* chain_facts.c */
+void chain_keep_captures(struct seen *sn, const struct facts *f);
+void chain_capture_fields(struct classifier *c, struct chain *ch);
+void chain_normalise_inner_code(struct incident *inc);
+
 /* chain_index.c */
 uint32_t chain_hash(const char *s, size_t n);
 void chain_index(struct classifier *c, struct chain *ch);

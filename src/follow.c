@@ -153,7 +153,7 @@ struct tail *follow_find_tail(struct follower *fw, const char *path)
 	return NULL;
 }
 
-static char *dir_of(const char *path)
+char *follow_dir_of(const char *path)
 {
 	const char *slash = strrchr(path, '/');
 
@@ -163,7 +163,7 @@ static char *dir_of(const char *path)
 			     : xstrndup(path, (size_t)(slash - path));
 }
 
-static struct tail *add_tail(struct follower *fw, const char *path,
+struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root)
 {
 	struct tail *t = tail_new(model_intern(fw->m, path),
@@ -176,7 +176,7 @@ static struct tail *add_tail(struct follower *fw, const char *path,
 	fw->bucket[h] = n;
 	t->root = root;
 	/* Whether its directory is polled is known once, here. */
-	char *dir = dir_of(path);
+	char *dir = follow_dir_of(path);
 	struct dir *d = follow_find_dir(fw, dir);
 	t->polled = !d || d->wd < 0;
 	free(dir);
@@ -386,7 +386,7 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 			      ? N_("a link to a directory, not followed")
 			      : filetype_not_regular(&sb);
 		}
-		t = add_tail(fw, path, root);
+		t = follow_add_tail(fw, path, root);
 		if (why) {
 			t->skip_why = why;
 			skip_tail(fw, t);
@@ -396,94 +396,6 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 			return;	/* the history is read in order later */
 	}
 	follow_read_tail(fw, t, now);
-}
-
-/* ---- setting up ---- */
-
-/* One spelling per file, whatever the user typed: events name files as
- * the directory's path joined with the name, so "./job.out", "job.out"
- * and "logs//x/" must become what a join gives. */
-static char *clean_path(const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	const char *p = path;
-
-	while (p[0] == '.' && p[1] == '/') {
-		p += 2;
-		while (*p == '/')
-			p++;
-	}
-	for (; *p; p++)
-		if (!(*p == '/' && (p[1] == '/' || (p[1] == '\0' &&
-						     sb.len > 0))))
-			sb_addc(&sb, *p);
-	if (!sb.len)
-		sb_adds(&sb, path[0] == '/' ? "/" : ".");
-	return sb_detach(&sb);
-}
-
-void follow_join(struct strbuf *out, const char *dir, const char *name)
-{
-	if (strcmp(dir, ".") != 0) {
-		sb_adds(out, dir);
-		if (out->len && out->buf[out->len - 1] != '/')
-			sb_addc(out, '/');
-	}
-	sb_adds(out, name);
-}
-
-static void add_single(struct follower *fw, const char *p, size_t root)
-{
-	fw->single = xrealloc(fw->single,
-			      (fw->nsingle + 1) * sizeof *fw->single);
-	fw->single[fw->nsingle++] = (struct named){ xstrdup(p), root };
-	char *parent = dir_of(p);
-	if (!follow_find_dir(fw, parent))
-		follow_new_dir(fw, parent, DIR_SINGLE, root);
-	free(parent);
-	follow_file_seen(fw, p, root, 0, 0);
-}
-
-void follower_add_planned(struct follower *fw, const char *path,
-			  size_t root)
-{
-	if (!follow_find_tail(fw, path))
-		add_tail(fw, path, root);
-}
-
-int follower_add(struct follower *fw, const char *path, int may_wait,
-		 struct strbuf *err)
-{
-	char *p = clean_path(path);
-	struct stat sb;
-	size_t root = fw->m->nroots;
-	int rc = 0;
-
-	model_add_root(fw->m, path);
-	if (strcmp(p, "-") == 0) {
-		fw->stdin_tail = tail_new(model_intern(fw->m, "-"), FILE_MIXED,
-					  fw->rs, fw->cl);
-		fw->stdin_tail->root = root;
-		/* Non-blocking while followed, as it was when plogtop ends:
-		 * the shell that ran it shares the file description. */
-		fw->stdin_flags = fcntl(0, F_GETFL);
-		if (!fw->o.once && fw->stdin_flags >= 0)
-			fcntl(0, F_SETFL, fw->stdin_flags | O_NONBLOCK);
-	} else if (stat(p, &sb) < 0) {
-		if (may_wait && errno == ENOENT && !fw->o.once) {
-			follow_say(fw, p, _("not there yet; waiting for it to appear"));
-			follow_wait_for(fw, p, root);
-		} else {
-			sb_addf(err, "%s: %s", path, strerror(errno));
-			rc = -1;
-		}
-	} else if (S_ISDIR(sb.st_mode)) {
-		follow_add_dir(fw, p, root, 0, 0);
-	} else {
-		add_single(fw, p, root);
-	}
-	free(p);
-	return rc;
 }
 
 /* ---- events ---- */

@@ -91,6 +91,9 @@ struct follower {
 };
 
 /* follow.c */
+char *follow_dir_of(const char *path);
+struct tail *follow_add_tail(struct follower *fw, const char *path,
+			     size_t root);
 /* dir/name, or name alone in ".": the one spelling of a path. */
 void follow_join(struct strbuf *out, const char *dir, const char *name);
 void follow_say(const struct follower *fw, const char *path,
