@@ -9,35 +9,38 @@
 #include "i18n.h"
 #include "fileio.h"
 
+/* Reads fd to its end into out, at most max bytes.  Returns 0, or -1
+ * with errno set (EFBIG once past max). */
+static int read_bounded(int fd, struct strbuf *out, size_t max)
+{
+	for (;;) {
+		sb_grow(out, 65536);
+		ssize_t n = read(fd, out->buf + out->len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -1;
+		if (n == 0)
+			return 0;
+		out->len += (size_t)n;
+		out->buf[out->len] = '\0';
+		if (out->len > max) {
+			errno = EFBIG;
+			return -1;
+		}
+	}
+}
+
 int read_small_file(const char *path, struct strbuf *out, size_t max)
 {
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 
 	if (fd < 0)
 		return -1;
-	for (;;) {
-		sb_grow(out, 65536);
-		ssize_t n = read(fd, out->buf + out->len, 65536);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
-			int e = errno;
-			close(fd);
-			errno = e;
-			return -1;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-		if (out->len > max) {
-			close(fd);
-			errno = EFBIG;
-			return -1;
-		}
-	}
+	int rc = read_bounded(fd, out, max), e = errno;
 	close(fd);
-	return 0;
+	errno = e;
+	return rc;
 }
 
 /* The line (from 1) of the byte at offset at. */
@@ -70,27 +73,15 @@ int read_data_file(const char *path, const char *what, size_t max,
 		close(fd);
 		return -1;
 	}
-	for (;;) {
-		sb_grow(out, 65536);
-		ssize_t n = read(fd, out->buf + out->len, 65536);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0) {
-			sb_addf(err, "%s: %s", path, strerror(errno));
-			close(fd);
-			return -1;
-		}
-		if (n == 0)
-			break;
-		out->len += (size_t)n;
-		out->buf[out->len] = '\0';
-		if (out->len > max) {
+	if (read_bounded(fd, out, max) < 0) {
+		if (errno == EFBIG)
 			sb_addf(err, _("%s:%lu: larger than %zu KiB, the limit "
 				"for a %s"), path, line_at(out->buf, max),
 				max / 1024, what);
-			close(fd);
-			return -1;
-		}
+		else
+			sb_addf(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		return -1;
 	}
 	close(fd);
 	const char *nul = memchr(out->buf, '\0', out->len);
