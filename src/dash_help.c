@@ -14,6 +14,19 @@
 #include "textfit.h"
 #include "xalloc.h"
 
+void draw_text(struct dash *d, int y0, int height, struct strbuf *text)
+{
+	const char **lines = xcalloc(text->len + 1, sizeof *lines);
+	size_t n = 0;
+
+	for (char *p = text->buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
+		*nl = '\0';
+		lines[n++] = p;
+	}
+	draw_lines(d, y0, height, lines, n, TI_TITLE);
+	free(lines);
+}
+
 /* Lines from d->view_top in height rows; the last row says when more is
  * below.  The scroll stops at the end. */
 void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
@@ -62,7 +75,7 @@ void wrap_into(struct strbuf *out, const char *s, size_t width)
 void draw_help(struct dash *d, int y0, int height)
 {
 	struct strbuf text = STRBUF_INIT;
-	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1, n = 0;
+	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1;
 
 	for (size_t i = 0; i < help_lines_n; i++) {
 		if (*help_lines[i])
@@ -70,13 +83,7 @@ void draw_help(struct dash *d, int y0, int height)
 		else
 			sb_addc(&text, '\n');
 	}
-	const char **lines = xcalloc(text.len + 1, sizeof *lines);
-	for (char *p = text.buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		lines[n++] = p;
-	}
-	draw_lines(d, y0 + 1, height - 1, lines, n, TI_TITLE);
-	free(lines);
+	draw_text(d, y0 + 1, height - 1, &text);
 	sb_free(&text);
 }
 

@@ -482,7 +482,7 @@ void draw_hosts_view(struct dash *d, int y0, int height)
 {
 	struct model *m = d->m;
 	struct strbuf text = STRBUF_INIT, status = STRBUF_INIT;
-	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1, n = 0;
+	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1;
 	/* Every host, unfiltered, in the order named. */
 	struct host_row *rows = xcalloc(m->nhosts + 1, sizeof *rows);
 	size_t nrows = fill_host_rows(d, rows);
@@ -500,13 +500,7 @@ void draw_hosts_view(struct dash *d, int y0, int height)
 		sb_free(&name);
 	}
 	free(rows);
-	const char **lines = xcalloc(text.len + 1, sizeof *lines);
-	for (char *p = text.buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		lines[n++] = p;
-	}
-	draw_lines(d, y0 + 1, height - 1, lines, n, TI_TITLE);
-	free(lines);
+	draw_text(d, y0 + 1, height - 1, &text);
 	sb_free(&text);
 	sb_free(&status);
 }

@@ -148,6 +148,9 @@ const char *message_line(const struct dash *d, char *buf, size_t n);
 void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
 		size_t n, enum theme_item first_item);
 void wrap_into(struct strbuf *out, const char *s, size_t width);
+/* text's lines (each ended by a newline; they are cut there), as
+ * draw_lines shows them. */
+void draw_text(struct dash *d, int y0, int height, struct strbuf *text);
 /* dash_hosts.c: the hosts' parts (v, H, the header's hosts). */
 int sort_shown(const struct dash *d, int k);
 const char *host_label(const struct model_host *h);
