@@ -120,9 +120,9 @@ void follower_free(struct follower *fw)
 		fcntl(0, F_SETFL, fw->stdin_flags);
 	tail_free(fw->stdin_tail);
 	follow_free_dirs(fw);
-	free(fw->dirty);
-	free(fw->backlog);
-	free(fw->pending);
+	free(fw->dirty.v);
+	free(fw->backlog.v);
+	free(fw->pending.v);
 	for (size_t i = 0; i < fw->nsingle; i++)
 		free(fw->single[i].path);
 	free(fw->single);
@@ -190,6 +190,30 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 	return t;
 }
 
+/* The follower's lists of tails: each tail knows by a flag of its own
+ * whether it is on one, so adding is O(1) and happens once. */
+static void list_add(struct taillist *l, int *on, struct tail *t)
+{
+	if (*on)
+		return;
+	*on = 1;
+	if (l->n == l->cap) {
+		l->cap = l->cap ? 2 * l->cap : 16;
+		l->v = xrealloc(l->v, l->cap * sizeof *l->v);
+	}
+	l->v[l->n++] = t;
+}
+
+static void list_remove(struct taillist *l, int *on, struct tail *t)
+{
+	if (!*on)
+		return;
+	*on = 0;
+	for (size_t i = 0; i < l->n; i++)
+		if (l->v[i] == t)
+			l->v[i--] = l->v[--l->n];
+}
+
 /* Whether a tail holds something back: a record, or a line without its
  * newline yet.  Only those tails have timers, so only they are listed. */
 static int holding(const struct tail *t)
@@ -203,8 +227,8 @@ static int holding(const struct tail *t)
  * cut between two files would arrive out of order. */
 static void flush_others(struct follower *fw, const struct tail *t)
 {
-	for (size_t i = 0; i < fw->npending;) {
-		struct tail *o = fw->pending[i];
+	for (size_t i = 0; i < fw->pending.n;) {
+		struct tail *o = fw->pending.v[i];
 		if (o == t) {
 			i++;
 			continue;
@@ -214,7 +238,7 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			i++;
 		} else {
 			o->in_pending = 0;
-			fw->pending[i] = fw->pending[--fw->npending];
+			fw->pending.v[i] = fw->pending.v[--fw->pending.n];
 		}
 	}
 }
@@ -223,25 +247,12 @@ static void note_pending(struct follower *fw, struct tail *t)
 {
 	if (!holding(t))
 		return;
-	if (t->in_pending)
-		return;
-	t->in_pending = 1;
-	if (fw->npending == fw->cappending) {
-		fw->cappending = fw->cappending ? 2 * fw->cappending : 16;
-		fw->pending = xrealloc(fw->pending,
-				       fw->cappending * sizeof *fw->pending);
-	}
-	fw->pending[fw->npending++] = t;
+	list_add(&fw->pending, &t->in_pending, t);
 }
 
 static void forget_pending(struct follower *fw, struct tail *t)
 {
-	if (!t->in_pending)
-		return;
-	t->in_pending = 0;
-	for (size_t i = 0; i < fw->npending; i++)
-		if (fw->pending[i] == t)
-			fw->pending[i--] = fw->pending[--fw->npending];
+	list_remove(&fw->pending, &t->in_pending, t);
 }
 
 void follow_drop_tail(struct follower *fw, struct tail *t)
@@ -257,18 +268,12 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 	}
 	fw->tails[t->slot] = fw->tails[--fw->ntails];
 	fw->tails[t->slot]->slot = t->slot;
-	if (t->in_dirty)
-		for (size_t i = 0; i < fw->ndirty; i++)
-			if (fw->dirty[i] == t)
-				fw->dirty[i--] = fw->dirty[--fw->ndirty];
+	list_remove(&fw->dirty, &t->in_dirty, t);
 	for (size_t i = 0; i < fw->nhist; i++)
 		if (fw->hist[i].t == t)
 			fw->hist[i].t = NULL;
 	forget_pending(fw, t);
-	if (t->in_backlog)
-		for (size_t i = 0; i < fw->nbacklog; i++)
-			if (fw->backlog[i] == t)
-				fw->backlog[i--] = fw->backlog[--fw->nbacklog];
+	list_remove(&fw->backlog, &t->in_backlog, t);
 	tail_flush(t);
 	model_release_path(fw->m, t->path);
 	tail_free(t);
@@ -299,33 +304,23 @@ static void skip_tail(struct follower *fw, struct tail *t)
 
 static void note_backlog(struct follower *fw, struct tail *t)
 {
-	if (t->in_backlog)
-		return;
-	t->in_backlog = 1;
-	if (fw->nbacklog == fw->capbacklog) {
-		fw->capbacklog = fw->capbacklog ? 2 * fw->capbacklog : 16;
-		fw->backlog = xrealloc(fw->backlog,
-				       fw->capbacklog * sizeof *fw->backlog);
-	}
-	fw->backlog[fw->nbacklog++] = t;
+	list_add(&fw->backlog, &t->in_backlog, t);
 }
 
 /* Files with more to read than one budget: one more step each.  A file
  * that still has more after it goes to the end of the next round. */
 static void read_backlog(struct follower *fw, unsigned long long now)
 {
-	struct tail **v = fw->backlog;
-	size_t n = fw->nbacklog;
+	struct taillist l = fw->backlog;
 
-	fw->backlog = NULL;
-	fw->nbacklog = fw->capbacklog = 0;
-	for (size_t i = 0; i < n; i++) {
+	fw->backlog = (struct taillist){ NULL, 0, 0 };
+	for (size_t i = 0; i < l.n; i++) {
 		/* Only reading a file can drop it, and then nothing here
 		 * names it again. */
-		v[i]->in_backlog = 0;
-		follow_read_tail(fw, v[i], now);
+		l.v[i]->in_backlog = 0;
+		follow_read_tail(fw, l.v[i], now);
 	}
-	free(v);
+	free(l.v);
 }
 
 void follow_read_tail(struct follower *fw, struct tail *t,
@@ -403,21 +398,14 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 /* A file is read once per batch of events, however many it had. */
 void follow_mark_dirty(struct follower *fw, struct tail *t)
 {
-	if (t->in_dirty)
-		return;
-	t->in_dirty = 1;
-	if (fw->ndirty == fw->capdirty) {
-		fw->capdirty = fw->capdirty ? 2 * fw->capdirty : 64;
-		fw->dirty = xrealloc(fw->dirty, fw->capdirty * sizeof *fw->dirty);
-	}
-	fw->dirty[fw->ndirty++] = t;
+	list_add(&fw->dirty, &t->in_dirty, t);
 }
 
 void follow_read_dirty(struct follower *fw, unsigned long long now)
 {
 	/* follow_read_tail may drop a tail: take the list first. */
-	while (fw->ndirty) {
-		struct tail *t = fw->dirty[--fw->ndirty];
+	while (fw->dirty.n) {
+		struct tail *t = fw->dirty.v[--fw->dirty.n];
 		t->in_dirty = 0;
 		follow_read_tail(fw, t, now);
 	}
@@ -467,8 +455,8 @@ static unsigned poll_interval(const struct follower *fw)
 static void flush_quiet(struct follower *fw, unsigned long long now)
 {
 	classifier_set_tick(fw->cl, now);
-	for (size_t i = 0; i < fw->npending;) {
-		struct tail *t = fw->pending[i];
+	for (size_t i = 0; i < fw->pending.n;) {
+		struct tail *t = fw->pending.v[i];
 		if (feeder_has_pending(t->feeder) &&
 		    now >= t->last_ms + RECORD_QUIET_MS)
 			feeder_flush(t->feeder);
@@ -479,7 +467,7 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 			i++;
 		} else {
 			t->in_pending = 0;
-			fw->pending[i] = fw->pending[--fw->npending];
+			fw->pending.v[i] = fw->pending.v[--fw->pending.n];
 		}
 	}
 }
@@ -513,8 +501,8 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 {
 	unsigned long long next = classifier_next_expiry(fw->cl);
 
-	for (size_t i = 0; i < fw->npending; i++) {
-		const struct tail *t = fw->pending[i];
+	for (size_t i = 0; i < fw->pending.n; i++) {
+		const struct tail *t = fw->pending.v[i];
 		if (feeder_has_pending(t->feeder))
 			earliest(&next, t->last_ms + RECORD_QUIET_MS);
 		if (linesplit_pending(&t->ls))
@@ -522,7 +510,7 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 	}
 	if (follow_any_polled(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);
-	if (fw->nbacklog)
+	if (fw->backlog.n)
 		return 0;
 	if (!next)
 		return -1;

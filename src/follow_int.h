@@ -53,6 +53,11 @@ struct named {
 	size_t root;
 };
 
+struct taillist {
+	struct tail **v;
+	size_t n, cap;
+};
+
 struct follower {
 	struct ruleset *rs;
 	struct model *m;
@@ -79,12 +84,9 @@ struct follower {
 	unsigned long long next_poll;
 	unsigned long long generation;
 	int started;
-	struct tail **dirty;	/* modified in this batch of events */
-	size_t ndirty, capdirty;
-	struct tail **backlog;	/* more to read than one budget */
-	size_t nbacklog, capbacklog;
-	struct tail **pending;	/* holding back a record or a line */
-	size_t npending, cappending;
+	struct taillist dirty;	/* modified in this batch of events */
+	struct taillist backlog;	/* more to read than one budget */
+	struct taillist pending;	/* holding back a record or a line */
 	struct order *hist;	/* files whose history is still to read */
 	size_t nhist, hpos;
 	unsigned long long hist_bytes;
