@@ -206,6 +206,43 @@ static int expand(struct hostlist *hl, const char *word, struct strbuf *err)
 	return hostlist_add(hl, word, err);
 }
 
+/* How many names a word's ranges make, counted before any is made:
+ * "[1-7][1-7][1-7]..." names 7^k hosts, and making them to find out
+ * would take exponential time (duplicates never reach HOSTS_MAX).
+ * Stops counting past HOSTS_MAX; a range it cannot read counts one
+ * (expand says what is wrong with it). */
+static unsigned long count_names(const char *word)
+{
+	unsigned long total = 1;
+
+	for (const char *open = strchr(word, '['); open;
+	     open = strchr(open + 1, '[')) {
+		const char *close = strchr(open, ']');
+		if (!close)
+			break;
+		if (memchr(open, ':', (size_t)(close - open)))
+			continue;
+		unsigned long here = 0;
+		for (const char *p = open + 1; p < close;) {
+			size_t n = strcspn(p, ",]");
+			const char *dash = memchr(p, '-', n);
+			size_t lolen = dash ? (size_t)(dash - p) : n;
+			unsigned long lo, hi;
+			if (number(p, lolen, &lo) < 0 ||
+			    (dash ? number(dash + 1, n - lolen - 1, &hi)
+				  : (hi = lo, 0)) < 0 || hi < lo)
+				return total;
+			here += hi - lo + 1;
+			p += n + (p[n] == ',');
+		}
+		if (here > HOSTS_MAX || total * (here ? here : 1) > HOSTS_MAX)
+			return HOSTS_MAX + 1;
+		total *= here ? here : 1;
+		open = close;
+	}
+	return total;
+}
+
 int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
 {
 	const char *p = list;
@@ -223,7 +260,9 @@ int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
 		if (!n)
 			return range_error(err, list, _("an empty name"));
 		char *word = xstrndup(p, n);
-		int rc = expand(hl, word, err);
+		int rc = count_names(word) > HOSTS_MAX
+			 ? range_error(err, word, _("too many hosts"))
+			 : expand(hl, word, err);
 		free(word);
 		if (rc < 0)
 			return -1;

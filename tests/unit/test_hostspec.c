@@ -118,6 +118,17 @@ static void test_ranges(void **state)
 	expand("a,,b", NULL);
 	expand("-oProxyCommand=x", NULL);
 	expand("ok,-bad", NULL);
+	/* Counted before any is made (the fuzzer's timeout): 7^6 names,
+	 * and duplicates that never reach the cap of unique hosts. */
+	expand("n[1-7][1-7][1-7][1-7][1-7][1-7]", NULL);
+	expand("n[1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1]", NULL);
+	expand("r[1-33]c[1-32]", NULL);
+	struct hostlist hl = { NULL, 0 };
+	struct strbuf err = STRBUF_INIT;
+	assert_int_equal(hostlist_expand(&hl, "r[1-32]c[1-32]", &err), 0);
+	assert_int_equal(hl.n, 1024);
+	hostlist_free(&hl);
+	sb_free(&err);
 }
 
 static void hostfile(const char *text, const char *want)
