@@ -145,14 +145,12 @@ static void skip_class(struct parser *ps)
 			break;
 		} else if (*p == '\\' && p[1]) {
 			p++;
-		} else if (*p == '[' && p[1] == ':') {
-			/* [:alpha:] inside a class */
-			const char *end = strstr(p + 2, ":]");
-			if (!end) {
-				ps->bad = 1;
-				break;
-			}
-			p = end + 1;
+		} else if (*p == '[') {
+			/* "[:alpha:]" inside a class, or a '[' that only looks
+			 * like one ("[:]" is not): where the class ends is
+			 * PCRE2's rule to apply, not ours; give up. */
+			ps->bad = 1;
+			break;
 		}
 		p++;
 	}
