@@ -209,7 +209,10 @@ static void spawn(struct demo *dm, struct proc *p, size_t i,
 	p->kind = &kinds[i];
 	p->nfiles = 0;
 	p->born = now;
-	p->next_incident = now + 1000 + rnd(dm) % (p->kind->every_s * 1000);
+	/* The first job fails within two seconds, so a demo shows something
+	 * at once; the others start on their own rhythm. */
+	p->next_incident = now + 1000 + rnd(dm) % (i == 0 ? 1000
+					   : p->kind->every_s * 1000);
 }
 
 struct demo *demo_new(struct strbuf *err)
