@@ -17,10 +17,19 @@ struct entry {
 	char *text;
 };
 
+/* The keys every class has, found once at load: a report renders two
+ * of them for each of tens of thousands of incidents. */
+static const char *const class_keys[] = { "title", "summary", "fix" };
+#define NKEYS (sizeof class_keys / sizeof class_keys[0])
+
 struct catalog {
 	struct entry *v;
 	size_t n;
+	const char *by_class[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT][NKEYS];
+	char lang[I18N_LANG_MAX];
 };
+
+static void index_classes(struct catalog *cat);
 
 void catalog_free(struct catalog *cat)
 {
@@ -158,6 +167,7 @@ struct catalog *catalog_load_text(const char *path, const char *text,
 		catalog_free(cat);
 		return NULL;
 	}
+	index_classes(cat);
 	return cat;
 }
 
@@ -182,9 +192,9 @@ const char *catalog_text(const struct catalog *cat, const char *key)
 	return t ? t : key;
 }
 
-static const char *class_text(const struct catalog *cat, enum code code,
-			      enum resource res, enum cause cause,
-			      const char *key)
+static const char *find_class_text(const struct catalog *cat,
+				   enum code code, enum resource res,
+				   enum cause cause, const char *key)
 {
 	char sec[96];
 	const char *t;
@@ -201,26 +211,74 @@ static const char *class_text(const struct catalog *cat, enum code code,
 	return lookup(cat, sec, key);
 }
 
-/* The value a template name stands for, or NULL. */
-static const char *value_of(const struct incident *inc, const char *name,
-			    char *num)
+const char *catalog_lang(const struct catalog *cat)
 {
-	if (strcmp(name, "pid") == 0) {
+	return cat->lang;
+}
+
+static void index_classes(struct catalog *cat)
+{
+	char lang[I18N_LANG_MAX];
+
+	snprintf(cat->lang, sizeof cat->lang, "%s", i18n_lang(lang));
+	for (enum code c = CODE_NONE; c <= CODE_EE1001; c++)
+		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
+			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
+				for (size_t i = 0; i < NKEYS; i++)
+				{
+					const char *t = find_class_text(
+						cat, c, r, k, class_keys[i]);
+					cat->by_class[c][r][k][i] =
+						t ? _(t) : NULL;
+				}
+}
+
+/* The template, translated: the English template is the msgid
+ * (po/catalog.pot), and its translation a template with the same
+ * placeholders.  Those of the index were translated at load, in the
+ * locale main() set before. */
+static const char *class_text(const struct catalog *cat, enum code code,
+			      enum resource res, enum cause cause,
+			      const char *key)
+{
+	if ((unsigned)code <= CODE_EE1001 && (unsigned)res < RES_COUNT &&
+	    (unsigned)cause < CAUSE_COUNT)
+		for (size_t i = 0; i < NKEYS; i++)
+			if (strcmp(key, class_keys[i]) == 0)
+				return cat->by_class[code][res][cause][i];
+	const char *t = find_class_text(cat, code, res, cause, key);
+	return t ? _(t) : NULL;
+}
+
+/* The value a template name stands for, or NULL. */
+static int is_name(const char *name, size_t len, const char *lit)
+{
+	return strlen(lit) == len && memcmp(name, lit, len) == 0;
+}
+
+/* The value a template name (len bytes at name) stands for, or NULL. */
+static const char *value_of(const struct incident *inc, const char *name,
+			    size_t len, char *num)
+{
+	if (is_name(name, len, "pid")) {
 		snprintf(num, 32, "%ld", inc->pid);
 		return inc->pid ? num : NULL;
 	}
-	if (strcmp(name, "name") == 0)
+	if (is_name(name, len, "name"))
 		return inc->name && *inc->name ? inc->name : NULL;
-	if (strcmp(name, "code") == 0)
+	if (is_name(name, len, "code"))
 		return code_name(inc->code);
-	if (strcmp(name, "resource") == 0)
+	if (is_name(name, len, "resource"))
 		return resource_name(inc->resource);
-	if (strcmp(name, "cause") == 0)
+	if (is_name(name, len, "cause"))
 		return cause_name(inc->cause);
-	if (strcmp(name, "reported_code") == 0)
+	if (is_name(name, len, "reported_code"))
 		return inc->reported_code;
-	const char *v = incident_field(inc, name);
-	return v && *v ? v : NULL;
+	for (size_t i = 0; i < inc->nfields; i++)
+		if (is_name(name, len, inc->fields[i].key))
+			return *inc->fields[i].value ? inc->fields[i].value
+						     : NULL;
+	return NULL;
 }
 
 static void render(const char *t, const char *end, const struct incident *inc,
@@ -251,23 +309,21 @@ static void render(const char *t, const char *end, const struct incident *inc,
 		if (open[1] == '?' || open[1] == '!') {
 			const char *colon = memchr(open, ':', (size_t)(close - open));
 			if (colon) {
-				char *name = xstrndup(open + 2,
-						      (size_t)(colon - open - 2));
-				int present = value_of(inc, name, num) != NULL;
+				int present = value_of(inc, open + 2,
+						       (size_t)(colon - open - 2),
+						       num) != NULL;
 				if (present == (open[1] == '?') &&
 				    level < CATALOG_MAX_NESTING)
 					render(colon + 1, close, inc, out,
 					       level + 1);
-				free(name);
 			}
 		} else {
-			char *name = xstrndup(open + 1, (size_t)(close - open - 1));
-			const char *v = value_of(inc, name, num);
+			const char *v = value_of(inc, open + 1,
+						 (size_t)(close - open - 1), num);
 			if (v)
 				sanitize(out, v, strlen(v));
 			else
 				sb_adds(out, "?");
-			free(name);
 		}
 		t = close + 1;
 	}
@@ -281,22 +337,19 @@ int catalog_render(const struct catalog *cat, const char *key,
 
 	if (!t)
 		return -1;
-	/* The English template is the msgid (po/catalog.pot): the
-	 * translation is a template with the same placeholders. */
-	t = _(t);
 	render(t, t + strlen(t), inc, out, 0);
 	return 0;
 }
 
 int catalog_check_complete(const struct catalog *cat, struct strbuf *err)
 {
-	static const char *const keys[] = { "title", "summary", "fix" };
+	const char *const *keys = class_keys;
 
 	for (enum resource r = RES_STREAM; r < RES_COUNT; r++) {
 		enum code code = r <= RES_ASYNC_COPY || r == RES_UNKNOWN
 				 ? CODE_EE1023 : CODE_EE1001;
 		for (enum cause c = CAUSE_GRAPH_STREAMS; c < CAUSE_COUNT; c++) {
-			for (size_t k = 0; k < 3; k++) {
+			for (size_t k = 0; k < NKEYS; k++) {
 				if (class_text(cat, code, r, c, keys[k]))
 					continue;
 				sb_addf(err, "no '%s' for %s/%s/%s", keys[k],

@@ -32,6 +32,10 @@ void catalog_free(struct catalog *cat);
 int catalog_render(const struct catalog *cat, const char *key,
 		   const struct incident *inc, struct strbuf *out);
 
+/* The language its texts are rendered in ("en", "zh_CN"): the
+ * translation's, found at load in the locale main() set. */
+const char *catalog_lang(const struct catalog *cat);
+
 /* A plain entry of the [ui] section (report headings), or the key itself. */
 const char *catalog_text(const struct catalog *cat, const char *key);
 

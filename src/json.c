@@ -5,9 +5,29 @@
 #include "json.h"
 #include "sanitize.h"
 
+/* Printable ASCII with no quote or backslash: the sanitiser would leave
+ * it as it is and JSON needs no escape (most strings are such). */
+static int plain(const char *s, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c < 0x20 || c >= 0x7f || c == '"' || c == '\\')
+			return 0;
+	}
+	return 1;
+}
+
 void json_string(struct strbuf *out, const char *s, size_t n)
 {
 	struct strbuf clean = STRBUF_INIT;
+
+	if (plain(s, n)) {
+		sb_grow(out, n + 2);
+		sb_addc(out, '"');
+		sb_add(out, s, n);
+		sb_addc(out, '"');
+		return;
+	}
 
 	sanitize(&clean, s, n);
 	sb_addc(out, '"');
@@ -40,7 +60,9 @@ void json_time(struct strbuf *out, logtime_t t)
 		return;
 	}
 	logtime_iso(t, iso);
-	sb_addf(out, "\"%s\"", iso);
+	sb_addc(out, '"');
+	sb_adds(out, iso);
+	sb_addc(out, '"');
 }
 
 void json_text(struct strbuf *out, const char *s)

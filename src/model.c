@@ -82,19 +82,27 @@ static struct path *own_path(const struct model *m, const char *s)
 	return p && p->s == s ? p : NULL;
 }
 
-static void path_ref(struct model *m, const char *s)
+static void path_ref_n(struct model *m, const char *s, size_t k)
 {
 	struct path *p = own_path(m, s);
 
 	if (p)
-		p->refs++;
+		p->refs += k;
 }
 
-static void path_unref(struct model *m, const char *s)
+static void path_ref(struct model *m, const char *s)
+{
+	path_ref_n(m, s, 1);
+}
+
+static void path_unref_n(struct model *m, const char *s, size_t k)
 {
 	struct path *p = own_path(m, s);
 
-	if (!p || !p->refs || --p->refs)
+	if (!p || !p->refs)
+		return;
+	p->refs -= k < p->refs ? k : p->refs;
+	if (p->refs)
 		return;
 	p->zero_ms = m->clock_ms();
 	if (!p->on_reap) {
@@ -102,6 +110,11 @@ static void path_unref(struct model *m, const char *s)
 		p->reap_next = m->reap;
 		m->reap = p;
 	}
+}
+
+static void path_unref(struct model *m, const char *s)
+{
+	path_unref_n(m, s, 1);
 }
 
 void model_release_path(struct model *m, const char *path)
@@ -135,19 +148,34 @@ size_t model_paths(const struct model *m)
 
 /* ---- incidents' owners ---- */
 
+/* The raw lines of an incident are mostly of one file: a path is looked
+ * up once for each run of lines that share it. */
+static size_t same_file_run(const struct incident *inc, size_t i)
+{
+	size_t j = i + 1;
+
+	while (j < inc->nraw && inc->raw[j].file == inc->raw[i].file)
+		j++;
+	return j - i;
+}
+
 static void hold_paths(struct model *m, struct incident *inc)
 {
 	inc->held_paths = 1;
 	path_ref(m, inc->file);
-	for (size_t i = 0; i < inc->nraw; i++)
-		path_ref(m, inc->raw[i].file);
+	for (size_t i = 0, k; i < inc->nraw; i += k) {
+		k = same_file_run(inc, i);
+		path_ref_n(m, inc->raw[i].file, k);
+	}
 }
 
 static void drop_raw(struct model *m, struct incident *inc)
 {
 	if (inc->held_paths)
-		for (size_t i = 0; i < inc->nraw; i++)
-			path_unref(m, inc->raw[i].file);
+		for (size_t i = 0, k; i < inc->nraw; i += k) {
+			k = same_file_run(inc, i);
+			path_unref_n(m, inc->raw[i].file, k);
+		}
 	incident_drop_raw(inc);
 }
 

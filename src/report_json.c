@@ -9,9 +9,16 @@
 #include "json.h"
 #include "report.h"
 
+static void key_of(struct strbuf *sb, const char *key)
+{
+	sb_addc(sb, '"');
+	sb_adds(sb, key);
+	sb_add(sb, "\": ", 3);
+}
+
 static void kv_str(struct strbuf *sb, const char *key, const char *value)
 {
-	sb_addf(sb, "\"%s\": ", key);
+	key_of(sb, key);
 	json_cstring(sb, value);
 }
 
@@ -28,9 +35,10 @@ static void render_text(struct strbuf *sb, const char *key,
 {
 	struct strbuf text = STRBUF_INIT;
 
+	sb_grow(&text, 1024);
 	if (cat)
 		catalog_render(cat, key, inc, &text);
-	sb_addf(sb, "\"%s\": ", key);
+	key_of(sb, key);
 	json_text(sb, sb_str(&text));
 	sb_free(&text);
 }
@@ -39,7 +47,9 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 			  const struct catalog *cat, const char *host)
 {
 	/* A line of --follow's stream names a host always (this machine
-	 * for local input); the snapshot's incidents null for local. */
+	 * for local input); the snapshot's incidents null for local.
+	 * Room for a typical incident at once, not by doubling. */
+	sb_grow(sb, 2048);
 	sb_adds(sb, "{");
 	if (inc->host || host)
 		kv_str(sb, "host", inc->host ? inc->host : host);
@@ -49,7 +59,7 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 	pid_value(sb, inc->pid);
 	sb_adds(sb, ", ");
 	kv_str(sb, "name", inc->name);
-	sb_addf(sb, ", \"tid\": ");
+	sb_adds(sb, ", \"tid\": ");
 	pid_value(sb, inc->tid);
 	sb_adds(sb, ", ");
 	kv_str(sb, "code", code_name(inc->code));
@@ -81,7 +91,7 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 	 * causes are English always). */
 	char lang[I18N_LANG_MAX];
 	sb_adds(sb, "}, ");
-	kv_str(sb, "lang", i18n_lang(lang));
+	kv_str(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
 	sb_adds(sb, ", ");
 	render_text(sb, "summary", inc, cat);
 	sb_adds(sb, ", ");
