@@ -108,6 +108,11 @@ int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
 {
 	if (host_valid(host, err) < 0)
 		return -1;
+	if (++hl->named > HOST_NAMES_MAX) {
+		sb_addf(err, _("more than %u host names (duplicates "
+			       "included)"), HOST_NAMES_MAX);
+		return -1;
+	}
 	for (size_t i = 0; i < hl->n; i++)
 		if (strcmp(hl->v[i], host) == 0)
 			return 0;
@@ -127,6 +132,7 @@ void hostlist_free(struct hostlist *hl)
 	free(hl->v);
 	hl->v = NULL;
 	hl->n = 0;
+	hl->named = 0;
 }
 
 /* ---- pdsh ranges ---- */

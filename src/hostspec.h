@@ -13,10 +13,14 @@
 
 #define HOST_NAME_MAX_LEN 255	/* user@host included */
 #define HOSTS_MAX 1024		/* hosts in one run */
+/* Names given in one run, duplicates included: each is checked against
+ * the hosts so far, so this bounds the time that takes. */
+#define HOST_NAMES_MAX (4 * HOSTS_MAX)
 
 struct hostlist {
 	char **v;
 	size_t n;
+	size_t named;	/* names given, duplicates included */
 };
 
 /* Whether the word names a host: a colon before any slash, and not at

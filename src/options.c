@@ -249,7 +249,7 @@ static void add_host(struct options *o, const char *host, const char *path)
 /* -H and --hosts: each host reads its default root. */
 static int host_option(struct options *o, int c, const char *arg)
 {
-	struct hostlist hl = { NULL, 0 };
+	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT;
 	int rc = c == 'H' ? hostlist_expand(&hl, arg, &err)
 			  : hostfile_load(&hl, arg, &err);

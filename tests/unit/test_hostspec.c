@@ -82,7 +82,7 @@ static void test_valid(void **state)
 
 static void expand(const char *list, const char *want)
 {
-	struct hostlist hl = { NULL, 0 };
+	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	int rc = hostlist_expand(&hl, list, &err);
 
@@ -123,17 +123,26 @@ static void test_ranges(void **state)
 	expand("n[1-7][1-7][1-7][1-7][1-7][1-7]", NULL);
 	expand("n[1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1]", NULL);
 	expand("r[1-33]c[1-32]", NULL);
-	struct hostlist hl = { NULL, 0 };
+	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(hostlist_expand(&hl, "r[1-32]c[1-32]", &err), 0);
 	assert_int_equal(hl.n, 1024);
+	hostlist_free(&hl);
+	/* Words of duplicates, each checked against every host so far (the
+	 * fuzzer's second timeout): 4,096 names at most, counted across
+	 * words and calls. */
+	assert_int_equal(hostlist_expand(&hl, "n[1-1000],n[1-1000],"
+					 "n[1-1000],n[1-1000]", &err), 0);
+	assert_int_equal(hl.n, 1000);
+	assert_int_equal(hostlist_expand(&hl, "n[1-97]", &err), -1);
+	assert_non_null(strstr(err.buf, "duplicates"));
 	hostlist_free(&hl);
 	sb_free(&err);
 }
 
 static void hostfile(const char *text, const char *want)
 {
-	struct hostlist hl = { NULL, 0 };
+	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT, got = STRBUF_INIT;
 	int rc = hostfile_parse(&hl, "hosts", text, strlen(text), &err);
 
