@@ -160,26 +160,37 @@ static int number(const char *s, size_t n, unsigned long *v)
 
 static int expand(struct hostlist *hl, const char *word, struct strbuf *err);
 
+/* One item of a range, n bytes at p: N or LOW-HIGH.  Returns NULL, or
+ * what is wrong with it. */
+static const char *range_item(const char *p, size_t n, unsigned long *lo,
+			      unsigned long *hi, size_t *lolen)
+{
+	const char *dash = memchr(p, '-', n);
+
+	*lolen = dash ? (size_t)(dash - p) : n;
+	if (number(p, *lolen, lo) < 0 ||
+	    (dash ? number(dash + 1, n - *lolen - 1, hi) : (*hi = *lo, 0)) < 0)
+		return _("items are N or LOW-HIGH");
+	if (*hi < *lo)
+		return _("HIGH below LOW");
+	if (*hi - *lo >= HOSTS_MAX)
+		return _("too many hosts");
+	return NULL;
+}
+
 /* word = prefix[items]suffix: each item a number or LOW-HIGH, padded to
- * the width of LOW when it has leading zeros (node[01-16]). */
+ * the width of LOW when it has leading zeros (node[01-16]).  The word
+ * was checked whole (check_word) before. */
 static int expand_bracket(struct hostlist *hl, const char *word,
 			  const char *open, const char *close,
 			  struct strbuf *err)
 {
-	const char *p = open + 1;
-
-	while (p < close) {
-		size_t n = strcspn(p, ",]");
-		const char *dash = memchr(p, '-', n);
+	for (const char *p = open + 1; p < close;) {
+		size_t n = strcspn(p, ",]"), lolen;
 		unsigned long lo, hi;
-		size_t lolen = dash ? (size_t)(dash - p) : n;
-		if (number(p, lolen, &lo) < 0 ||
-		    (dash ? number(dash + 1, n - lolen - 1, &hi) : (hi = lo, 0)) < 0)
-			return range_error(err, word, _("items are N or LOW-HIGH"));
-		if (hi < lo)
-			return range_error(err, word, _("HIGH below LOW"));
-		if (hi - lo >= HOSTS_MAX)
-			return range_error(err, word, _("too many hosts"));
+		const char *why = range_item(p, n, &lo, &hi, &lolen);
+		if (why)
+			return range_error(err, word, why);
 		int width = p[0] == '0' && lolen > 1 ? (int)lolen : 0;
 		for (unsigned long v = lo; v <= hi; v++) {
 			struct strbuf h = STRBUF_INIT;
@@ -195,58 +206,67 @@ static int expand_bracket(struct hostlist *hl, const char *word,
 	return 0;
 }
 
-/* A word may hold several ranges: the first is expanded, each result
- * expanded again.  Brackets holding ':' are an IPv6 address. */
-static int expand(struct hostlist *hl, const char *word, struct strbuf *err)
+/* The next range of a word from s on (brackets holding ':' are an IPv6
+ * address, not a range), or NULL; *close is its ']', NULL if none. */
+static const char *next_range(const char *s, const char **close)
 {
-	const char *open = strchr(word, '[');
-
-	while (open) {
-		const char *close = strchr(open, ']');
-		if (!close)
-			return range_error(err, word, "no ']'");
-		if (!memchr(open, ':', (size_t)(close - open)))
-			return expand_bracket(hl, word, open, close, err);
-		open = strchr(close, '[');
+	for (const char *open = strchr(s, '['); open;
+	     open = strchr(*close, '[')) {
+		*close = strchr(open, ']');
+		if (!*close || !memchr(open, ':', (size_t)(*close - open)))
+			return open;
 	}
-	return hostlist_add(hl, word, err);
+	*close = NULL;
+	return NULL;
 }
 
-/* How many names a word's ranges make, counted before any is made:
- * "[1-7][1-7][1-7]..." names 7^k hosts, and making them to find out
- * would take exponential time (duplicates never reach HOSTS_MAX).
- * Stops counting past HOSTS_MAX; a range it cannot read counts one
- * (expand says what is wrong with it). */
-static unsigned long count_names(const char *word)
+/* A word may hold several ranges: the first is expanded, each result
+ * expanded again. */
+static int expand(struct hostlist *hl, const char *word, struct strbuf *err)
+{
+	const char *close, *open = next_range(word, &close);
+
+	return open ? expand_bracket(hl, word, open, close, err)
+		    : hostlist_add(hl, word, err);
+}
+
+/* A word is checked whole before any name is made: "[1-7][1-7]..."
+ * names 7^k hosts, and making them to find out, or to reach a bad range
+ * at the end, would take exponential time.  Returns NULL, or what is
+ * wrong with the word. */
+static const char *check_word(const char *word)
 {
 	unsigned long total = 1;
+	size_t ranges = 0, shortest = strlen(word);
+	const char *close;
 
-	for (const char *open = strchr(word, '['); open;
-	     open = strchr(open + 1, '[')) {
-		const char *close = strchr(open, ']');
+	for (const char *open = next_range(word, &close); open;
+	     open = next_range(close, &close)) {
 		if (!close)
-			break;
-		if (memchr(open, ':', (size_t)(close - open)))
-			continue;
+			return _("no ']'");
+		if (close == open + 1)
+			return _("items are N or LOW-HIGH");
+		if (++ranges > HOST_RANGES_MAX)
+			return _("too many ranges");
 		unsigned long here = 0;
 		for (const char *p = open + 1; p < close;) {
-			size_t n = strcspn(p, ",]");
-			const char *dash = memchr(p, '-', n);
-			size_t lolen = dash ? (size_t)(dash - p) : n;
+			size_t n = strcspn(p, ",]"), lolen;
 			unsigned long lo, hi;
-			if (number(p, lolen, &lo) < 0 ||
-			    (dash ? number(dash + 1, n - lolen - 1, &hi)
-				  : (hi = lo, 0)) < 0 || hi < lo)
-				return total;
+			const char *why = range_item(p, n, &lo, &hi, &lolen);
+			if (why)
+				return why;
 			here += hi - lo + 1;
 			p += n + (p[n] == ',');
 		}
-		if (here > HOSTS_MAX || total * (here ? here : 1) > HOSTS_MAX)
-			return HOSTS_MAX + 1;
-		total *= here ? here : 1;
-		open = close;
+		if (here > HOSTS_MAX || total * here > HOSTS_MAX)
+			return _("too many hosts");
+		total *= here;
+		/* A range makes one character at least. */
+		shortest -= (size_t)(close - open);
 	}
-	return total;
+	if (shortest > HOST_NAME_MAX_LEN)
+		return _("longer than 255 bytes");
+	return NULL;
 }
 
 int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
@@ -266,9 +286,9 @@ int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
 		if (!n)
 			return range_error(err, list, _("an empty name"));
 		char *word = xstrndup(p, n);
-		int rc = count_names(word) > HOSTS_MAX
-			 ? range_error(err, word, _("too many hosts"))
-			 : expand(hl, word, err);
+		const char *why = check_word(word);
+		int rc = why ? range_error(err, word, why)
+			     : expand(hl, word, err);
 		free(word);
 		if (rc < 0)
 			return -1;

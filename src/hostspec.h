@@ -16,6 +16,7 @@
 /* Names given in one run, duplicates included: each is checked against
  * the hosts so far, so this bounds the time that takes. */
 #define HOST_NAMES_MAX (4 * HOSTS_MAX)
+#define HOST_RANGES_MAX 8	/* [LOW-HIGH] ranges in one name */
 
 struct hostlist {
 	char **v;

@@ -123,6 +123,19 @@ static void test_ranges(void **state)
 	expand("n[1-7][1-7][1-7][1-7][1-7][1-7]", NULL);
 	expand("n[1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1][1,1,1,1]", NULL);
 	expand("r[1-33]c[1-32]", NULL);
+	/* Checked whole before any is made (the fuzzer's second timeout:
+	 * 343 paths through dozens of ranges, each ending at an empty
+	 * one that made no name). */
+	expand("n[1-7][1-7][1-7][]x", NULL);
+	expand("n[1-7][1-7][1-7]x[", NULL);
+	expand("n[1-7][1-7][1-7][7-1]", NULL);
+	expand("n[1][2][3][4][5][6][7][8]", "n12345678");
+	expand("n[1][2][3][4][5][6][7][8][9]", NULL);
+	expand("[::1],h[1-2]", "[::1] h1 h2");
+	char longword[300];
+	memset(longword, 'a', 256);
+	strcpy(longword + 256, "[1-2]");
+	expand(longword, NULL);
 	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(hostlist_expand(&hl, "r[1-32]c[1-32]", &err), 0);
