@@ -56,6 +56,16 @@ void feeder_free(struct feeder *f)
 	free(f);
 }
 
+void feeder_trim(struct feeder *f)
+{
+	if (f->state == ST_PENDING)
+		return;
+	sb_free(&f->raw);
+	sb_free(&f->text);
+	sb_free(&f->name);
+	sb_free(&f->srcloc);
+}
+
 void feeder_set_file(struct feeder *f, const char *file, enum file_kind kind)
 {
 	f->file = file;

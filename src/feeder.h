@@ -28,6 +28,9 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 		 unsigned long lineno);
 /* Ends the record being assembled (end of a process's files, or quiet). */
 void feeder_flush(struct feeder *f);
+/* Lets the buffers of the last record go (after a flush): thousands of
+ * files read to their end need not each keep a record's room. */
+void feeder_trim(struct feeder *f);
 int feeder_has_pending(const struct feeder *f);
 /* Points at a flag that is 0 while only ERROR lines can matter (see
  * struct linesplit's want_all). */

@@ -129,8 +129,10 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			 * until it is done. */
 			if (fw->hist[fw->hpos].t && t->more)
 				return 1;
-			if (fw->hist[fw->hpos].t)
+			if (fw->hist[fw->hpos].t) {
 				feeder_flush(t->feeder);
+				feeder_trim(t->feeder);
+			}
 		}
 		fw->hpos++;
 		if (monotonic_ms() - start >= budget_ms)
