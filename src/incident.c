@@ -53,14 +53,21 @@ void incident_drop_raw(struct incident *inc)
 	inc->nraw = 0;
 }
 
+void incident_drop_fields(struct incident *inc)
+{
+	for (size_t i = 0; i < inc->nfields; i++)
+		free(inc->fields[i].key);	/* and its value */
+	free(inc->fields);
+	inc->fields = NULL;
+	inc->nfields = 0;
+}
+
 void incident_free(struct incident *inc)
 {
 	if (!inc)
 		return;
 	incident_drop_raw(inc);
-	for (size_t i = 0; i < inc->nfields; i++)
-		free(inc->fields[i].key);	/* and its value */
-	free(inc->fields);
+	incident_drop_fields(inc);
 	free(inc->name);
 	free(inc->reported_code);
 	free(inc);
@@ -97,8 +104,30 @@ static int field_cmp(const void *a, const void *b)
 	return strcmp(x->key, y->key);
 }
 
+#define RANKED_MAX 64
+
+/* An insertion sort with each key ranked once: an incident has a dozen
+ * fields, and qsort ranked each key again at every comparison. */
 void incident_sort_fields(struct incident *inc)
 {
-	if (inc->nfields > 1)
-		qsort(inc->fields, inc->nfields, sizeof *inc->fields, field_cmp);
+	size_t rank[RANKED_MAX], n = inc->nfields;
+
+	if (n > RANKED_MAX) {
+		qsort(inc->fields, n, sizeof *inc->fields, field_cmp);
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct field f = inc->fields[i];
+		size_t r = field_rank(f.key), j = i;
+		for (; j > 0; j--) {
+			size_t q = rank[j - 1];
+			if (q < r || (q == r && strcmp(inc->fields[j - 1].key,
+						       f.key) <= 0))
+				break;
+			inc->fields[j] = inc->fields[j - 1];
+			rank[j] = q;
+		}
+		inc->fields[j] = f;
+		rank[j] = r;
+	}
 }

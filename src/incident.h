@@ -54,6 +54,7 @@ void incident_set_field(struct incident *inc, const char *key,
 /* Puts the fields in their fixed display order. */
 void incident_sort_fields(struct incident *inc);
 void incident_drop_raw(struct incident *inc);
+void incident_drop_fields(struct incident *inc);
 void incident_free(struct incident *inc);
 
 #endif

@@ -26,10 +26,13 @@
 #include "rules.h"
 #include "sanitize.h"
 #include "theme.h"
+#include "xalloc.h"
 
 #define EXIT_CLEAN 0
 #define EXIT_INCIDENTS 1
 #define EXIT_TROUBLE 2
+/* stdout's buffer for a JSON report. */
+#define OUT_BUFFER (64u << 10)
 
 /* Messages name paths and quote data files: sanitised, and ASCII only
  * for a terminal whose charset is not UTF-8. */
@@ -246,6 +249,10 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	 * its memory does not grow with them. */
 	if (json) {
 		struct strbuf head = STRBUF_INIT;
+		/* Tens of megabytes may go out: in large writes, not in the
+		 * default 4 KiB ones.  The buffer stays stdout's until exit. */
+		if (!isatty(STDOUT_FILENO))
+			setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
 		json_stream_init(&js, stdout, cat);
 		report_json_head(&head, &ro);
 		js.head = sb_detach(&head);

@@ -226,6 +226,11 @@ void model_skip(struct model *m, const char *path, const char *why);
 /* Roots that nothing was read from. */
 size_t model_roots_unread(const struct model *m);
 
+/* The order of incidents: by log time (none last), then file and line.
+ * A class's example, the one whose raw lines a report shows, is the
+ * first in this order. */
+int model_incident_cmp(const struct incident *a, const struct incident *b);
+
 /* Takes ownership of the incident.  It stays valid until the next
  * model_add (a caller may show it); inc->proc is NULL when it was not
  * counted (--since left it out). */

@@ -23,6 +23,4 @@ void live_fold(struct model *m, struct process *p);
 struct model_host *model_host_count(struct model *m, struct incident *inc);
 void model_hosts_free(struct model *m);
 
-int model_incident_cmp(const struct incident *a, const struct incident *b);
-
 #endif
