@@ -363,8 +363,9 @@ int follow_is_named_file(const struct follower *fw, const char *path)
 /* A file found in a followed tree, or named on the command line: every
  * regular file is read (plog names as plog, any other as captured
  * output), and what is not read is said, with why. */
-void follow_file_seen(struct follower *fw, const char *path, size_t root,
-		      int regular, unsigned long long now)
+struct tail *follow_file_seen(struct follower *fw, const char *path,
+			      size_t root, int regular,
+			      unsigned long long now)
 {
 	struct tail *t = follow_find_tail(fw, path);
 
@@ -376,7 +377,7 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 		 * cost.  Reading checks again (fstat) anyway. */
 		if (!regular) {
 			if (stat(path, &sb) < 0)
-				return;	/* gone already, or a dangling link */
+				return NULL;	/* gone, or a dangling link */
 			why = S_ISDIR(sb.st_mode)
 			      ? N_("a link to a directory, not followed")
 			      : filetype_not_regular(&sb);
@@ -385,12 +386,13 @@ void follow_file_seen(struct follower *fw, const char *path, size_t root,
 		if (why) {
 			t->skip_why = why;
 			skip_tail(fw, t);
-			return;
+			return t;
 		}
 		if (!fw->started)
-			return;	/* the history is read in order later */
+			return t;	/* the history is read in order later */
 	}
 	follow_read_tail(fw, t, now);
+	return t;
 }
 
 /* ---- events ---- */

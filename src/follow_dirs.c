@@ -4,6 +4,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -244,7 +245,17 @@ static void scan_dir(struct follower *fw, struct dir *d,
 			if (tree)
 				follow_add_dir(fw, p.buf, root, now, depth + 1);
 		} else if (tree || follow_is_named_file(fw, p.buf)) {
-			follow_file_seen(fw, p.buf, root, type == DT_REG, now);
+			struct tail *t = follow_file_seen(fw, p.buf, root,
+							  type == DT_REG, now);
+			/* --once plans its reading by size: a stat relative
+			 * to the directory costs less than one by path. */
+			if (t && fw->o.once && !fw->started &&
+			    type == DT_REG && !t->scan_sized &&
+			    fstatat(dirfd(dp), de->d_name, &sb,
+				    AT_SYMLINK_NOFOLLOW) == 0) {
+				t->scan_sized = 1;
+				t->scan_size = (unsigned long long)sb.st_size;
+			}
 		}
 		sb_free(&p);
 		errno = 0;

@@ -157,7 +157,8 @@ size_t follower_plan(const struct follower *fw, struct plan_file **out)
 		v[i].path = o->t->path;
 		v[i].root = o->t->root;
 		v[i].stream = stream;
-		v[i].size = stat(o->t->path, &sb) == 0
+		v[i].size = o->t->scan_sized ? o->t->scan_size
+			    : stat(o->t->path, &sb) == 0
 			    ? (unsigned long long)sb.st_size : 0;
 	}
 	*out = v;

@@ -101,9 +101,11 @@ void follow_join(struct strbuf *out, const char *dir, const char *name);
 void follow_say(const struct follower *fw, const char *path,
 		const char *why);
 struct tail *follow_find_tail(struct follower *fw, const char *path);
-/* regular: the directory listing said it is a regular file. */
-void follow_file_seen(struct follower *fw, const char *path, size_t root,
-		      int regular, unsigned long long now);
+/* regular: the directory listing said it is a regular file.  Returns
+ * its tail, or NULL (gone already). */
+struct tail *follow_file_seen(struct follower *fw, const char *path,
+			      size_t root, int regular,
+			      unsigned long long now);
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now);
 void follow_drop_tail(struct follower *fw, struct tail *t);

@@ -36,6 +36,9 @@ struct tail {
 	int in_backlog;		/* listed in the follower's backlog */
 	int in_dirty, in_pending;	/* and in its other lists */
 	size_t slot;		/* its index in the follower's tails */
+	/* --once: its size when its directory was listed, for the plan. */
+	int scan_sized;
+	unsigned long long scan_size;
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
