@@ -58,7 +58,7 @@ void feeder_free(struct feeder *f)
 
 void feeder_trim(struct feeder *f)
 {
-	if (f->state == ST_PENDING)
+	if (!f || f->state == ST_PENDING)
 		return;
 	sb_free(&f->raw);
 	sb_free(&f->text);
@@ -75,7 +75,7 @@ void feeder_set_file(struct feeder *f, const char *file, enum file_kind kind)
 
 int feeder_has_pending(const struct feeder *f)
 {
-	return f->state == ST_PENDING;
+	return f && f->state == ST_PENDING;
 }
 
 const int *feeder_want_all(const struct feeder *f)
@@ -86,6 +86,8 @@ const int *feeder_want_all(const struct feeder *f)
 
 void feeder_flush(struct feeder *f)
 {
+	if (!f)
+		return;
 	if (f->state == ST_PENDING) {
 		struct record rec = {
 			.text = f->text.buf, .len = f->text.len,

@@ -24,11 +24,18 @@ struct tail *tail_new(const char *path, enum file_kind kind,
 
 	t->path = path;
 	t->kind = kind;
-	t->feeder = feeder_new(rs, c);
-	feeder_set_file(t->feeder, path, kind);
-	linesplit_init(&t->ls, on_line, t->feeder);
-	t->ls.want_all = feeder_want_all(t->feeder);
+	t->rs = rs;
+	t->c = c;
+	linesplit_init(&t->ls, on_line, NULL);
 	return t;
+}
+
+static void make_feeder(struct tail *t)
+{
+	t->feeder = feeder_new(t->rs, t->c);
+	feeder_set_file(t->feeder, t->path, t->kind);
+	t->ls.ctx = t->feeder;
+	t->ls.want_all = feeder_want_all(t->feeder);
 }
 
 void tail_free(struct tail *t)
@@ -42,6 +49,8 @@ void tail_free(struct tail *t)
 
 void tail_flush(struct tail *t)
 {
+	if (!t->feeder)
+		return;		/* nothing read */
 	linesplit_finish(&t->ls);
 	feeder_flush(t->feeder);
 }
@@ -85,6 +94,8 @@ int tail_feed(struct tail *t, const char *buf, size_t n,
 		return -1;
 	}
 	unsigned long before = t->ls.lineno;
+	if (!t->feeder)
+		make_feeder(t);
 	keep_head(t, buf, n);
 	linesplit_feed(&t->ls, buf, n);
 	t->offset += (off_t)n;

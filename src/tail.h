@@ -23,7 +23,11 @@ struct tail {
 	unsigned char head[TAIL_HEAD];
 	size_t headlen;
 	struct linesplit ls;
-	struct feeder *feeder;	/* each file assembles its own records */
+	/* Each file assembles its own records: its feeder is made when its
+	 * first bytes are read (a planning follower reads none). */
+	struct feeder *feeder;
+	struct ruleset *rs;
+	struct classifier *c;
 	unsigned long long last_ms;	/* when its last bytes arrived */
 	int stdin_eof;
 	int in_history;		/* waiting for its turn in the history */
