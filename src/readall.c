@@ -14,6 +14,7 @@
 
 #include "datadir.h"
 #include "follow.h"
+#include "i18n.h"
 #include "readall.h"
 #include "xalloc.h"
 
@@ -21,12 +22,12 @@
 /* Below this, a thread costs more than it saves. */
 #define PARALLEL_MIN_BYTES (64ULL << 20)
 /* Incidents a worker may hold ready before it waits for the model, and
- * the bytes of JSON they may hold: room for a worker to read two or
- * three streams ahead of the one the model takes, so that it seldom
- * waits (1 MiB made the dense bench 30% slower), within the memory
- * bench's 32 MiB (3 MiB: 30 MiB for 300,000 incidents). */
+ * the bytes of JSON they may hold (2.5 MiB): room for a worker to read
+ * two streams ahead of the one the model takes, so that it seldom waits
+ * (1 MiB made the dense bench 30% slower), well within the memory
+ * bench's 32 MiB (28 MiB for 300,000 incidents; 3 MiB gave 30). */
 #define QUEUE_CAP 8192
-#define QUEUE_BYTES (3u << 20)
+#define QUEUE_BYTES (5u << 19)
 /* Handed over this many at a time: a hand-over per incident kept the
  * threads waking each other up more than working. */
 #define BATCH 64
@@ -45,8 +46,20 @@ struct first_of {
 	unsigned long line;
 };
 
+/* What a worker reads: the streams of the plan it owns. */
+struct share {
+	const struct options *o;
+	const struct plan_file *plan;
+	size_t nplan, nstreams;
+	const size_t *owner;
+};
+
 struct worker {
 	pthread_t thread;
+	size_t me;			/* its index, as owner[] names it */
+	const struct share *sh;
+	int failed;			/* it could not start: err says why */
+	struct strbuf err;
 	const struct catalog *cat;	/* NULL: no JSON to render */
 	logtime_t since;		/* the model's --since */
 	struct first_of firsts[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT];
@@ -157,10 +170,39 @@ static void stream_end(void *ctx)
 	push(ctx, (struct item){ NULL, NULL, 0 });
 }
 
+/* In the worker's thread, so that workers get ready in parallel: its
+ * own rules (a ruleset's match data is not shared) and follower. */
+static int set_up(struct worker *w)
+{
+	const struct share *sh = w->sh;
+	struct follow_opts fo = {
+		.once = 1, .take = take, .on_stream_end = stream_end, .ctx = w,
+	};
+
+	if (!(w->rs = rules_for(sh->o, &w->err)) ||
+	    !(w->fw = follower_new(w->rs, &w->m, &fo, &w->err)))
+		return -1;
+	for (size_t i = 0; i < sh->nplan; i++)
+		if (sh->owner[sh->plan[i].stream] == w->me)
+			follower_add_planned(w->fw, sh->plan[i].path,
+					     sh->plan[i].root);
+	follower_start(w->fw, monotonic_ms());
+	return 0;
+}
+
 static void *work(void *arg)
 {
 	struct worker *w = arg;
 
+	if (set_up(w) < 0) {
+		/* Each of its streams ends, with nothing in it: the model
+		 * goes on, and the run fails when the workers are done. */
+		w->failed = 1;
+		for (size_t s = 0; s < w->sh->nstreams; s++)
+			if (w->sh->owner[s] == w->me)
+				stream_end(w);
+		return NULL;
+	}
 	while (follower_history_step(w->fw, 1000))
 		;
 	follower_flush(w->fw);
@@ -291,30 +333,27 @@ static size_t *share_out(const struct plan_file *plan, size_t nplan,
 	return owner;
 }
 
-static int start_worker(struct worker *w, const struct options *o,
-			const struct catalog *cat, const struct plan_file *plan,
-			size_t nplan, const size_t *owner, size_t me,
+static int start_worker(struct worker *w, const struct share *sh,
+			size_t me, const struct catalog *cat, logtime_t since,
 			struct strbuf *err)
 {
-	struct follow_opts fo = {
-		.once = 1, .take = take, .on_stream_end = stream_end, .ctx = w,
-	};
-
+	w->me = me;
+	w->sh = sh;
 	w->cat = cat;
+	w->since = since;
 	model_init(&w->m);
-	for (size_t i = 0; i < o->npaths; i++)
-		model_add_root(&w->m, o->paths[i]);
+	for (size_t i = 0; i < sh->o->npaths; i++)
+		model_add_root(&w->m, sh->o->paths[i]);
 	pthread_mutex_init(&w->mu, NULL);
 	pthread_cond_init(&w->more, NULL);
 	pthread_cond_init(&w->room, NULL);
-	if (!(w->rs = rules_for(o, err)) ||
-	    !(w->fw = follower_new(w->rs, &w->m, &fo, err)))
+	int e = pthread_create(&w->thread, NULL, work, w);
+	if (e) {
+		sb_addf(err, _("cannot start a reading thread: %s"),
+			strerror(e));
 		return -1;
-	for (size_t i = 0; i < nplan; i++)
-		if (owner[plan[i].stream] == me)
-			follower_add_planned(w->fw, plan[i].path, plan[i].root);
-	follower_start(w->fw, monotonic_ms());
-	return pthread_create(&w->thread, NULL, work, w) ? -1 : 0;
+	}
+	return 0;
 }
 
 static void end_worker(struct worker *w)
@@ -326,6 +365,7 @@ static void end_worker(struct worker *w)
 	follower_free(w->fw);
 	ruleset_free(w->rs);
 	model_free(&w->m);
+	sb_free(&w->err);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->more);
 	pthread_cond_destroy(&w->room);
@@ -353,13 +393,13 @@ static int read_parallel(const struct options *o, struct model *m,
 {
 	struct worker *w = xcalloc(nw, sizeof *w);
 	size_t *owner = share_out(plan, nplan, nstreams, nw);
+	struct share sh = { o, plan, nplan, nstreams, owner };
 	size_t started = 0;
 	int rc = 0;
 
 	while (started < nw && rc == 0) {
-		w[started].since = m->since;
-		rc = start_worker(&w[started], o, js ? js->cat : NULL, plan,
-				  nplan, owner, started, err);
+		rc = start_worker(&w[started], &sh, started,
+				  js ? js->cat : NULL, m->since, err);
 		if (rc < 0)
 			end_worker(&w[started]);
 		else
@@ -371,6 +411,12 @@ static int read_parallel(const struct options *o, struct model *m,
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
 		pthread_join(w[k].thread, NULL);
+		if (w[k].failed && rc == 0) {
+			sb_adds(err, sb_str(&w[k].err));
+			rc = -1;
+		}
+	}
+	for (size_t k = 0; k < started; k++) {
 		if (rc == 0)
 			merge(m, &w[k]);
 		end_worker(&w[k]);
