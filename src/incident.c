@@ -39,12 +39,8 @@ void incident_set_field(struct incident *inc, const char *key,
 			return;
 		}
 	}
-	/* Room for 16 at first, doubled when full (a full array's length
-	 * is 16 or a power of two above): not a realloc per field. */
-	size_t n = inc->nfields;
-	if (n == 0 || (n >= 16 && (n & (n - 1)) == 0))
-		inc->fields = xrealloc(inc->fields,
-				       (n ? 2 * n : 16) * sizeof *inc->fields);
+	inc->fields = xrealloc(inc->fields,
+			       (inc->nfields + 1) * sizeof *inc->fields);
 	inc->fields[inc->nfields++] = make_field(key, value, len);
 }
 
