@@ -216,6 +216,11 @@ const char *catalog_lang(const struct catalog *cat)
 	return cat->lang;
 }
 
+static const char *translated(const char *t)
+{
+	return t ? _(t) : NULL;
+}
+
 static void index_classes(struct catalog *cat)
 {
 	char lang[I18N_LANG_MAX];
@@ -225,12 +230,9 @@ static void index_classes(struct catalog *cat)
 		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
 			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
 				for (size_t i = 0; i < NKEYS; i++)
-				{
-					const char *t = find_class_text(
-						cat, c, r, k, class_keys[i]);
-					cat->by_class[c][r][k][i] =
-						t ? _(t) : NULL;
-				}
+					cat->by_class[c][r][k][i] = translated(
+						find_class_text(cat, c, r, k,
+								class_keys[i]));
 }
 
 /* The template, translated: the English template is the msgid
@@ -246,11 +248,10 @@ static const char *class_text(const struct catalog *cat, enum code code,
 		for (size_t i = 0; i < NKEYS; i++)
 			if (strcmp(key, class_keys[i]) == 0)
 				return cat->by_class[code][res][cause][i];
-	const char *t = find_class_text(cat, code, res, cause, key);
-	return t ? _(t) : NULL;
+	return translated(find_class_text(cat, code, res, cause, key));
 }
 
-/* The value a template name stands for, or NULL. */
+/* Whether the len bytes at name are lit. */
 static int is_name(const char *name, size_t len, const char *lit)
 {
 	return strlen(lit) == len && memcmp(name, lit, len) == 0;
@@ -274,11 +275,8 @@ static const char *value_of(const struct incident *inc, const char *name,
 		return cause_name(inc->cause);
 	if (is_name(name, len, "reported_code"))
 		return inc->reported_code;
-	for (size_t i = 0; i < inc->nfields; i++)
-		if (is_name(name, len, inc->fields[i].key))
-			return *inc->fields[i].value ? inc->fields[i].value
-						     : NULL;
-	return NULL;
+	const char *v = incident_field_n(inc, name, len);
+	return v && *v ? v : NULL;
 }
 
 static void render(const char *t, const char *end, const struct incident *inc,

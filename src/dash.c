@@ -279,6 +279,15 @@ static void update_rate(struct dash *d)
 	}
 }
 
+/* A table takes its rows and its heading and borders, up to half of
+ * the room below the header, and 3 lines at least. */
+static int table_height(size_t rows, int avail)
+{
+	int table = rows + 2 < (size_t)avail / 2 ? (int)rows + 2 : avail / 2;
+
+	return table < 3 ? 3 : table;
+}
+
 void dash_draw(struct dash *d, const struct dash_status *st)
 {
 	struct tui *t = d->tui;
@@ -311,22 +320,16 @@ void dash_draw(struct dash *d, const struct dash_status *st)
 		draw_hosts_view(d, y, avail);
 	} else if (st->reading_history) {
 		draw_progress(d, y + avail / 2);
-	} else if (d->by_host) {
-		int table = d->nhrows + 2 < (size_t)avail / 2
-			    ? (int)d->nhrows + 2 : avail / 2;
-		if (table < 3)
-			table = 3;
-		draw_host_table(d, y, table);
-		draw_host_detail(d, y + table, avail - table);
-		if (d->view == V_SORT_MENU)
-			draw_sort_menu(d, y + 1, avail - 1);
 	} else {
-		int table = d->nrows + 2 < (size_t)avail / 2
-			    ? (int)d->nrows + 2 : avail / 2;
-		if (table < 3)
-			table = 3;
-		draw_table(d, y, table);
-		draw_detail(d, y + table, avail - table);
+		int table = table_height(d->by_host ? d->nhrows : d->nrows,
+					 avail);
+		if (d->by_host) {
+			draw_host_table(d, y, table);
+			draw_host_detail(d, y + table, avail - table);
+		} else {
+			draw_table(d, y, table);
+			draw_detail(d, y + table, avail - table);
+		}
 		if (d->view == V_SORT_MENU)
 			draw_sort_menu(d, y + 1, avail - 1);
 	}

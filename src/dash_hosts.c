@@ -292,7 +292,6 @@ static void draw_host_row(struct dash *d, const struct hlayout *l, int y,
 		? TI_ROW : r->h->state == HOST_DOWN ? TI_WARNING : TI_DEAD;
 	struct strbuf sb = STRBUF_INIT;
 	char last[24];
-	unsigned max = 1;
 
 	for (int c = 0; c < H_COUNT; c++) {
 		enum theme_item item = base;
@@ -313,11 +312,7 @@ static void draw_host_row(struct dash *d, const struct hlayout *l, int y,
 				item = TI_COUNT;
 			break;
 		case H_TREND:
-			for (int i = 0; i < TREND_MINUTES; i++)
-				max = r->trend[i] > max ? r->trend[i] : max;
-			for (int i = 0; i < TREND_MINUTES; i++)
-				sb_adds(&sb, tui_spark(d->tui, r->trend[i]
-					? 1 + (int)(7 * r->trend[i] / max) : 0));
+			trend_text(d, r->trend, &sb);
 			if (base == TI_ROW)
 				item = TI_GRAPH;
 			break;

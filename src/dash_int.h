@@ -132,6 +132,9 @@ int draw_header(struct dash *d);
 /* dash_table.c */
 void layout_table(struct dash *d);
 void draw_table(struct dash *d, int y0, int height);
+/* The last TREND_MINUTES counts as a sparkline, scaled to their peak. */
+void trend_text(const struct dash *d, const unsigned *trend,
+		struct strbuf *sb);
 int column_at(const struct dash *d, int x);
 /* dash_detail.c */
 void draw_detail(struct dash *d, int y0, int height);

@@ -117,17 +117,17 @@ static void draw_head(struct dash *d, int y)
 	}
 }
 
-static void trend_text(const struct dash *d, const struct row *r,
-		       struct strbuf *sb)
+void trend_text(const struct dash *d, const unsigned *trend,
+		struct strbuf *sb)
 {
 	unsigned max = 1;
 
 	for (int i = 0; i < TREND_MINUTES; i++)
-		if (r->trend[i] > max)
-			max = r->trend[i];
+		if (trend[i] > max)
+			max = trend[i];
 	for (int i = 0; i < TREND_MINUTES; i++)
-		sb_adds(sb, tui_spark(d->tui, r->trend[i]
-			? 1 + (int)(7 * r->trend[i] / max) : 0));
+		sb_adds(sb, tui_spark(d->tui, trend[i]
+			? 1 + (int)(7 * trend[i] / max) : 0));
 }
 
 static void draw_row(struct dash *d, int y, const struct row *r,
@@ -166,7 +166,7 @@ static void draw_row(struct dash *d, int y, const struct row *r,
 				item = TI_COUNT;
 			break;
 		case C_TREND:
-			trend_text(d, r, &sb);
+			trend_text(d, r->trend, &sb);
 			if (base == TI_ROW)
 				item = TI_GRAPH;
 			break;

@@ -6,12 +6,19 @@
 #include "incident.h"
 #include "xalloc.h"
 
-const char *incident_field(const struct incident *inc, const char *key)
+const char *incident_field_n(const struct incident *inc, const char *key,
+			     size_t len)
 {
 	for (size_t i = 0; i < inc->nfields; i++)
-		if (strcmp(inc->fields[i].key, key) == 0)
+		if (strncmp(inc->fields[i].key, key, len) == 0 &&
+		    !inc->fields[i].key[len])
 			return inc->fields[i].value;
 	return NULL;
+}
+
+const char *incident_field(const struct incident *inc, const char *key)
+{
+	return incident_field_n(inc, key, strlen(key));
 }
 
 /* A field's key and value share one allocation, key first: thousands of

@@ -49,6 +49,9 @@ struct incident {
 };
 
 const char *incident_field(const struct incident *inc, const char *key);
+/* The same for a key of len bytes, not NUL-terminated. */
+const char *incident_field_n(const struct incident *inc, const char *key,
+			     size_t len);
 void incident_set_field(struct incident *inc, const char *key,
 			const char *value, size_t len);
 /* Puts the fields in their fixed display order. */

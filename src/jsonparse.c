@@ -238,17 +238,25 @@ static int string(struct parser *ps, char **out, size_t *outlen)
 
 static int value(struct parser *ps, struct jval *v, int depth);
 
+/* Takes c when it comes next, after blanks. */
+static int take_char(struct parser *ps, char c)
+{
+	skip_ws(ps);
+	if (ps->p < ps->end && *ps->p == c) {
+		ps->p++;
+		return 1;
+	}
+	return 0;
+}
+
 static int array(struct parser *ps, struct jval *v, int depth)
 {
 	size_t cap = 0;
 
 	v->type = J_ARRAY;
 	ps->p++;
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == ']') {
-		ps->p++;
+	if (take_char(ps, ']'))
 		return 0;
-	}
 	for (;;) {
 		if (v->n == cap) {
 			cap = cap ? 2 * cap : 4;
@@ -259,15 +267,10 @@ static int array(struct parser *ps, struct jval *v, int depth)
 		v->n++;
 		if (rc < 0)
 			return -1;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
+		if (take_char(ps, ','))
 			continue;
-		}
-		if (ps->p < ps->end && *ps->p == ']') {
-			ps->p++;
+		if (take_char(ps, ']'))
 			return 0;
-		}
 		return fail(ps, "',' or ']' expected");
 	}
 }
@@ -278,11 +281,8 @@ static int object(struct parser *ps, struct jval *v, int depth)
 
 	v->type = J_OBJECT;
 	ps->p++;
-	skip_ws(ps);
-	if (ps->p < ps->end && *ps->p == '}') {
-		ps->p++;
+	if (take_char(ps, '}'))
 		return 0;
-	}
 	for (;;) {
 		char *key;
 		size_t klen;
@@ -305,21 +305,14 @@ static int object(struct parser *ps, struct jval *v, int depth)
 		struct jmember *mb = &v->members[v->n++];
 		memset(mb, 0, sizeof *mb);
 		mb->key = key;
-		skip_ws(ps);
-		if (ps->p >= ps->end || *ps->p != ':')
+		if (!take_char(ps, ':'))
 			return fail(ps, "':' expected");
-		ps->p++;
 		if (value(ps, &mb->value, depth + 1) < 0)
 			return -1;
-		skip_ws(ps);
-		if (ps->p < ps->end && *ps->p == ',') {
-			ps->p++;
+		if (take_char(ps, ','))
 			continue;
-		}
-		if (ps->p < ps->end && *ps->p == '}') {
-			ps->p++;
+		if (take_char(ps, '}'))
 			return 0;
-		}
 		return fail(ps, "',' or '}' expected");
 	}
 }

@@ -485,14 +485,19 @@ static void count_in_section(struct model *m, struct incident *inc)
 	}
 }
 
+int model_since_keeps(logtime_t since, const struct incident *inc)
+{
+	return since == LOGTIME_UNKNOWN ||
+	       (inc->first != LOGTIME_UNKNOWN && inc->first >= since);
+}
+
 void model_add(struct model *m, struct incident *inc)
 {
 	settle(m);
 	/* Kept until the next call, so that the caller may show it. */
 	inc->refs++;
 	m->limbo = inc;
-	if (m->since != LOGTIME_UNKNOWN &&
-	    (inc->first == LOGTIME_UNKNOWN || inc->first < m->since)) {
+	if (!model_since_keeps(m->since, inc)) {
 		m->filtered++;
 		return;
 	}

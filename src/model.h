@@ -231,6 +231,10 @@ size_t model_roots_unread(const struct model *m);
  * first in this order. */
 int model_incident_cmp(const struct incident *a, const struct incident *b);
 
+/* Whether --since (LOGTIME_UNKNOWN: none) lets the incident be counted:
+ * one with no log time is left out by any. */
+int model_since_keeps(logtime_t since, const struct incident *inc);
+
 /* Takes ownership of the incident.  It stays valid until the next
  * model_add (a caller may show it); inc->proc is NULL when it was not
  * counted (--since left it out). */

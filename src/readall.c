@@ -128,8 +128,7 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 	    (unsigned)inc->resource >= RES_COUNT ||
 	    (unsigned)inc->cause >= CAUSE_COUNT)
 		return 1;
-	if (w->since != LOGTIME_UNKNOWN &&
-	    (inc->first == LOGTIME_UNKNOWN || inc->first < w->since))
+	if (!model_since_keeps(w->since, inc))
 		return 0;		/* not counted at all */
 	struct first_of *f = &w->firsts[inc->code][inc->resource][inc->cause];
 	struct incident key = { .first = f->first, .file = f->file,
@@ -145,7 +144,6 @@ static void take(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
 	struct item it = { inc, NULL, 0 };
-
 	int example = may_be_example(w, inc);
 
 	if (!example)
