@@ -333,7 +333,8 @@ static void watch_nearest(struct follower *fw, const char *path, size_t root)
 	free(p);
 }
 
-void follow_wait_for(struct follower *fw, const char *path, size_t root)
+void follow_wait_for(struct follower *fw, const char *path, size_t root,
+		     unsigned long long now)
 {
 	for (size_t i = 0; i < fw->nwaiting; i++)
 		if (strcmp(fw->waiting[i].path, path) == 0)
@@ -342,6 +343,9 @@ void follow_wait_for(struct follower *fw, const char *path, size_t root)
 			       (fw->nwaiting + 1) * sizeof *fw->waiting);
 	fw->waiting[fw->nwaiting++] = (struct named){ xstrdup(path), root };
 	watch_nearest(fw, path, root);
+	/* A root made again before its parent was watched sends no event
+	 * (rm -rf logs; mkdir logs): it is looked for now. */
+	follow_check_waiting(fw, now);
 }
 
 /* Roots that have appeared are taken up. */
@@ -371,17 +375,24 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 
 /* ---- events ---- */
 
+/* A directory went away: it is forgotten, and a root is waited for. */
+static void lose_dir(struct follower *fw, struct dir *d,
+		     unsigned long long now)
+{
+	char *path = xstrdup(d->path);
+
+	forget_dir(fw, d);
+	for (size_t i = 0; i < fw->m->nroots; i++)
+		if (strcmp(fw->m->roots[i], path) == 0)
+			follow_wait_for(fw, path, i, now);
+	free(path);
+}
+
 static void dir_event(struct follower *fw, struct dir *d,
 		      const struct inotify_event *ev, unsigned long long now)
 {
 	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
-		char *path = xstrdup(d->path);
-		forget_dir(fw, d);
-		/* A root that goes away is waited for again. */
-		for (size_t i = 0; i < fw->m->nroots; i++)
-			if (strcmp(fw->m->roots[i], path) == 0)
-				follow_wait_for(fw, path, i);
-		free(path);
+		lose_dir(fw, d, now);
 		return;
 	}
 	/* A directory's mode changed: one that could not be read may be
@@ -426,10 +437,46 @@ static void dir_event(struct follower *fw, struct dir *d,
 	sb_free(&p);
 }
 
+/* The events lost in an overflow may be the ones saying a directory went
+ * away (rm -rf of a big tree overflows the queue before the root's
+ * IN_DELETE_SELF): its watch is dead, and a directory made again under
+ * its name would never be heard of.  Asking for the watch again tells:
+ * the same directory answers with the same descriptor. */
+static void lose_dead_watches(struct follower *fw, unsigned long long now)
+{
+	struct { char *path; int wd; } *dead = NULL;
+	size_t ndead = 0;
+
+	for (size_t i = 0; i < fw->ndirs; i++) {
+		struct dir *d = fw->dirs[i];
+		if (d->wd < 0)
+			continue;
+		int wd = inotify_add_watch(fw->ifd, d->path, WATCH_MASK);
+		if (wd == d->wd)
+			continue;
+		/* Taken again when the directory is found again. */
+		if (wd >= 0)
+			inotify_rm_watch(fw->ifd, wd);
+		dead = xrealloc(dead, (ndead + 1) * sizeof *dead);
+		dead[ndead].path = xstrdup(d->path);
+		dead[ndead++].wd = d->wd;
+	}
+	/* Found again by path and descriptor: losing a directory loses
+	 * those under it, and a root taken up again has new ones. */
+	for (size_t i = 0; i < ndead; i++) {
+		struct dir *d = follow_find_dir(fw, dead[i].path);
+		if (d && d->wd == dead[i].wd)
+			lose_dir(fw, d, now);
+		free(dead[i].path);
+	}
+	free(dead);
+}
+
 /* Everything is looked at again: after a lost event nothing is lost,
  * since files are read from their offsets, and nothing is counted twice. */
 static void rescan_all(struct follower *fw, unsigned long long now)
 {
+	lose_dead_watches(fw, now);
 	for (size_t i = 0; i < fw->ndirs; i++)
 		if (listed(fw->dirs[i]))
 			scan_dir(fw, fw->dirs[i], now);
