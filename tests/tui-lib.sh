@@ -15,10 +15,11 @@
 # (the last capture).
 
 # Deadlines in seconds: generous, since they only matter when a test
-# fails; doubled for sanitizer builds, which are slower.
-tui_deadline=10
+# fails and CI machines are busy (three suites run on one, beside other
+# jobs); doubled for sanitizer builds, which are slower.
+tui_deadline=30
 if grep -q -a -e __asan_init -e __ubsan_handle "$PLOGTOP" 2>/dev/null; then
-	tui_deadline=20
+	tui_deadline=60
 fi
 
 tui_sock=plogtop-test-$$
