@@ -359,7 +359,7 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 			if (S_ISDIR(sb.st_mode))
 				follow_add_dir(fw, w.path, w.root, now, 0);
 			else
-				follow_file_seen(fw, w.path, w.root, 0, now);
+				follow_add_single(fw, w.path, w.root, now);
 			free(w.path);
 		} else {
 			/* A step closer, perhaps.  A directory made between
@@ -375,16 +375,27 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 
 /* ---- events ---- */
 
-/* A directory went away: it is forgotten, and a root is waited for. */
+/* A directory went away: it is forgotten, and what it was followed for
+ * is waited for again: a root, or the files named in it ("rm -rf out;
+ * mkdir out" before each run of a job writing out/job.log). */
 static void lose_dir(struct follower *fw, struct dir *d,
 		     unsigned long long now)
 {
 	char *path = xstrdup(d->path);
+	int root = d->kind == DIR_TREE && d->depth == 0;
+	size_t root_index = d->root;
+	int single = d->kind == DIR_SINGLE;
 
 	forget_dir(fw, d);
-	for (size_t i = 0; i < fw->m->nroots; i++)
-		if (strcmp(fw->m->roots[i], path) == 0)
-			follow_wait_for(fw, path, i, now);
+	if (root)
+		follow_wait_for(fw, path, root_index, now);
+	for (size_t i = 0; single && i < fw->nsingle; i++) {
+		char *parent = follow_dir_of(fw->single[i].path);
+		if (strcmp(parent, path) == 0)
+			follow_wait_for(fw, fw->single[i].path,
+					fw->single[i].root, now);
+		free(parent);
+	}
 	free(path);
 }
 

@@ -114,6 +114,10 @@ void follow_read_dirty(struct follower *fw, unsigned long long now);
 int follow_is_named_file(const struct follower *fw, const char *path);
 void follow_count_read(struct follower *fw, struct tail *t);
 
+/* follow_roots.c */
+void follow_add_single(struct follower *fw, const char *path, size_t root,
+		       unsigned long long now);
+
 /* follow_history.c */
 void follow_free_history(struct follower *fw);
 

@@ -45,16 +45,25 @@ void follow_join(struct strbuf *out, const char *dir, const char *name)
 	sb_adds(out, name);
 }
 
-static void add_single(struct follower *fw, const char *p, size_t root)
+/* A file named on the command line, there at the start or later: its
+ * directory is watched for it (a directory watched only while waiting
+ * for it now reports its changes). */
+void follow_add_single(struct follower *fw, const char *p, size_t root,
+		       unsigned long long now)
 {
-	fw->single = xrealloc(fw->single,
-			      (fw->nsingle + 1) * sizeof *fw->single);
-	fw->single[fw->nsingle++] = (struct named){ xstrdup(p), root };
+	if (!follow_is_named_file(fw, p)) {
+		fw->single = xrealloc(fw->single,
+				      (fw->nsingle + 1) * sizeof *fw->single);
+		fw->single[fw->nsingle++] = (struct named){ xstrdup(p), root };
+	}
 	char *parent = follow_dir_of(p);
-	if (!follow_find_dir(fw, parent))
+	struct dir *d = follow_find_dir(fw, parent);
+	if (!d)
 		follow_new_dir(fw, parent, DIR_SINGLE, root);
+	else if (d->kind == DIR_WAITER)
+		d->kind = DIR_SINGLE;
 	free(parent);
-	follow_file_seen(fw, p, root, 0, 0);
+	follow_file_seen(fw, p, root, 0, now);
 }
 
 void follower_add_planned(struct follower *fw, const char *path,
@@ -93,7 +102,7 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 	} else if (S_ISDIR(sb.st_mode)) {
 		follow_add_dir(fw, p, root, 0, 0);
 	} else {
-		add_single(fw, p, root);
+		follow_add_single(fw, p, root, 0);
 	}
 	free(p);
 	return rc;
