@@ -8,6 +8,7 @@
 #include <stdint.h>
 
 #include "classifier.h"
+#include "dlist.h"
 #include "strbuf.h"
 
 #define MAX_RAW 40		/* raw lines kept per incident */
@@ -98,7 +99,7 @@ struct chain {
 		int own;	/* text is its own copy */
 	} *seen;		/* grown as needed, up to MAX_RAW */
 	size_t nseen, capseen;
-	struct chain *older, *newer;	/* in the classifier's LRU list */
+	struct dlink lru;	/* in the classifier's LRU list */
 };
 
 /* What is left of a chain closed for being quiet: enough to know that a
@@ -118,7 +119,7 @@ struct classifier {
 	void *ctx;
 	struct chain **open;
 	size_t nopen, capopen;
-	struct chain *oldest, *newest;	/* every open chain, by last use */
+	struct dlist lru;	/* every open chain, least recently used first */
 	logtime_t latest;	/* the latest log time seen */
 	unsigned long fed;	/* plog records fed, for the sweep */
 	struct chain **bucket;	/* plog chains by pid, tid and name */

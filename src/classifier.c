@@ -111,32 +111,16 @@ static void finish_incident(struct chain *ch, struct incident *inc,
 	incident_sort_fields(inc);
 }
 
-/* Open chains in order of last use, so the stalest is found at once. */
-static void lru_unlink(struct classifier *c, struct chain *ch)
-{
-	if (ch->older)
-		ch->older->newer = ch->newer;
-	else if (c->oldest == ch)
-		c->oldest = ch->newer;
-	if (ch->newer)
-		ch->newer->older = ch->older;
-	else if (c->newest == ch)
-		c->newest = ch->older;
-	ch->older = ch->newer = NULL;
-}
+#define LRU_CHAIN(l) DLIST_ENTRY(l, struct chain, lru)
 
+/* Open chains in order of last use, so the stalest is found at once. */
 void chain_touch(struct classifier *c, struct chain *ch)
 {
 	ch->order = ++c->order;
-	if (c->newest == ch)
+	if (c->lru.last == &ch->lru)
 		return;
-	lru_unlink(c, ch);
-	ch->older = c->newest;
-	if (c->newest)
-		c->newest->newer = ch;
-	else
-		c->oldest = ch;
-	c->newest = ch;
+	dlist_remove(&c->lru, &ch->lru);
+	dlist_push_back(&c->lru, &ch->lru);
 }
 
 void chain_close_at(struct classifier *c, size_t i)
@@ -148,7 +132,7 @@ void chain_close_at(struct classifier *c, size_t i)
 
 	if (!ch->screen)
 		chain_unindex(c, ch);
-	lru_unlink(c, ch);
+	dlist_remove(&c->lru, &ch->lru);
 	c->open[i] = c->open[--c->nopen];
 	c->open[i]->slot = i;
 	if (code != CODE_NONE) {
@@ -177,16 +161,17 @@ static void bury(struct classifier *c, const struct chain *ch);
  * chains of another are newer; closing the cut one would split it. */
 static void close_stalest(struct classifier *c)
 {
-	struct chain *ch = c->oldest;
+	struct chain *ch = LRU_CHAIN(c->lru.first);
 
-	for (int i = 0; ch && i < STALE_LOOK; ch = ch->newer, i++) {
+	for (int i = 0; ch && i < STALE_LOOK;
+	     ch = LRU_CHAIN(ch->lru.next), i++) {
 		if (!ch->screen && ch->trailer) {
 			bury(c, ch);
 			chain_close(c, ch);
 			return;
 		}
 	}
-	chain_close(c, c->oldest);
+	chain_close(c, LRU_CHAIN(c->lru.first));
 }
 
 struct chain *chain_open(struct classifier *c, const struct record *rec)
@@ -353,9 +338,9 @@ static void sweep(struct classifier *c)
 {
 	int looked = 0;
 
-	for (struct chain *ch = c->oldest, *next; ch && looked < 64;
-	     ch = next, looked++) {
-		next = ch->newer;
+	for (struct chain *ch = LRU_CHAIN(c->lru.first), *next;
+	     ch && looked < 64; ch = next, looked++) {
+		next = LRU_CHAIN(ch->lru.next);
 		if (ch->screen || ch->last == LOGTIME_UNKNOWN)
 			continue;
 		if (ch->last + CHAIN_GAP_USEC + SWEEP_SLACK_USEC >= c->latest)

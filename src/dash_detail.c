@@ -32,8 +32,8 @@ size_t detail_incidents(const struct dash *d, const struct process *p,
 	logtime_t now = logtime_now();
 	size_t n = 0;
 
-	for (const struct incident *i = p->recent_last; i && n < max;
-	     i = i->pprev) {
+	for (const struct incident *i = model_last_recent(p); i && n < max;
+	     i = model_prev_recent(i)) {
 		if (span && (i->first == LOGTIME_UNKNOWN ||
 			     i->first <= now - span))
 			continue;
@@ -87,7 +87,7 @@ static void class_lines(struct dash *d, const struct process *p,
 		return;
 	}
 	sb_addf(out, "\f");
-	sb_addf(out, tr(L_WINDOW_CLASSES), p->nrecent);
+	sb_addf(out, tr(L_WINDOW_CLASSES), p->recent.n);
 	sb_addc(out, '\n');
 	for (size_t i = 0; i < n; i++) {
 		size_t same = 0, seen = 0;

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "dlist.h"
 #include "logtime.h"
 #include "rules.h"
 
@@ -44,8 +45,8 @@ struct incident {
 	/* The model's own: who keeps the incident, the lists it is on. */
 	int refs;
 	int held_paths;		/* the model holds its paths */
-	struct incident *pprev, *pnext;	/* its process's recent ones */
-	struct incident *gprev, *gnext;	/* all recent ones */
+	struct dlink in_proc;	/* in its process's recent ones */
+	struct dlink in_kept;	/* in all recent ones */
 };
 
 const char *incident_field(const struct incident *inc, const char *key);

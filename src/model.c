@@ -531,9 +531,10 @@ void model_maintain(struct model *m)
 	if (!m->live)
 		return;
 	/* Gone and quiet: folded, least recently active first. */
-	struct process *p = m->lru_last;
+	struct process *p = DLIST_ENTRY(m->lru.last, struct process, lru);
 	while (p && now >= p->seen_ms + m->fold_quiet_ms) {
-		struct process *prev = p->lru_prev;
+		struct process *prev = DLIST_ENTRY(p->lru.prev, struct process,
+						   lru);
 		if (m->limbo && m->limbo->proc == p)
 			;	/* its caller is about to show it */
 		else if (model_alive(m, p))

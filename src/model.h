@@ -99,18 +99,16 @@ struct process {
 	struct incident *latest;	/* live modes: the latest by log time */
 	/* The model's own: */
 	size_t index;			/* in model.procs */
-	struct process *lru_prev, *lru_next;	/* by last incident */
+	struct dlink lru;		/* in model.lru */
 	unsigned long long seen_ms;	/* arrival of its last incident */
-	struct incident *recent, *recent_last;	/* oldest first */
-	size_t nrecent;
+	struct dlist recent;		/* its kept incidents, oldest first */
 	struct minute *minutes;		/* oldest first, the last hour */
 	size_t nminutes;
 	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
 	/* Its latest incident keeps its raw lines while the process is
 	 * among the MODEL_RAW_PROCS whose latest came most recently. */
-	int raw_held;
-	struct process *raw_prev, *raw_next;	/* most recent first */
+	struct dlink raw;		/* in model.raw */
 };
 
 /* Counts per process name and class, never folded: the prom file's. */
@@ -159,7 +157,7 @@ struct model {
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
 	struct htab proc_index;
-	struct process *lru_first, *lru_last;	/* most recent first */
+	struct dlist lru;	/* processes by last incident, latest first */
 	size_t next_id, pairs;
 	struct name_count **names;
 	size_t nnames;
@@ -185,10 +183,9 @@ struct model {
 	size_t keep;		/* recent incidents kept per process */
 	size_t max_procs;
 	unsigned long long fold_quiet_ms;
-	size_t kept;		/* recent incidents kept in all */
-	struct incident *kept_first, *kept_last;	/* oldest first */
-	struct process *raw_first, *raw_last;	/* whose latest has raw lines */
-	size_t raw_procs;
+	struct dlist kept;	/* recent incidents kept in all, oldest first */
+	struct dlist raw;	/* processes whose latest has raw lines,
+				 * latest first */
 	struct minute *minutes;	/* all processes, the last hour */
 	size_t nminutes;
 	size_t folded_procs, folded_incidents;
@@ -259,9 +256,12 @@ size_t model_count_window(const struct model *m, long long span_usec,
 			  logtime_t now);
 /* The pid runs the same program now (checked at most once a second). */
 int model_alive(struct model *m, struct process *p);
-/* Recent incidents of p, oldest first: for (i = p->recent; i;
- * i = model_next_recent(i)). */
+/* Recent incidents of p, oldest first: for (i = model_first_recent(p);
+ * i; i = model_next_recent(i)); or newest first with last and prev. */
+const struct incident *model_first_recent(const struct process *p);
 const struct incident *model_next_recent(const struct incident *inc);
+const struct incident *model_last_recent(const struct process *p);
+const struct incident *model_prev_recent(const struct incident *inc);
 
 /* Puts processes and sections in their stable report order: processes by
  * incidents, most first; sections by count, each with the processes it

@@ -13,31 +13,16 @@
  * it starts in, and a few ahead of the clock (a skewed host). */
 #define MINUTES_MAX (MODEL_WINDOW_MINUTES + 10)
 
-/* ---- the LRU list: processes by their last incident ---- */
-
-static void lru_unlink(struct model *m, struct process *p)
-{
-	if (p->lru_prev)
-		p->lru_prev->lru_next = p->lru_next;
-	else if (m->lru_first == p)
-		m->lru_first = p->lru_next;
-	if (p->lru_next)
-		p->lru_next->lru_prev = p->lru_prev;
-	else if (m->lru_last == p)
-		m->lru_last = p->lru_prev;
-	p->lru_prev = p->lru_next = NULL;
-}
+#define LRU_PROC(l) DLIST_ENTRY(l, struct process, lru)
+#define RAW_PROC(l) DLIST_ENTRY(l, struct process, raw)
+#define PROC_INC(l) DLIST_ENTRY(l, struct incident, in_proc)
+#define KEPT_INC(l) DLIST_ENTRY(l, struct incident, in_kept)
 
 void live_touch(struct model *m, struct process *p)
 {
 	p->seen_ms = m->clock_ms();
-	lru_unlink(m, p);
-	p->lru_next = m->lru_first;
-	if (m->lru_first)
-		m->lru_first->lru_prev = p;
-	m->lru_first = p;
-	if (!m->lru_last)
-		m->lru_last = p;
+	dlist_remove(&m->lru, &p->lru);
+	dlist_push_front(&m->lru, &p->lru);
 }
 
 /* ---- recent incidents ---- */
@@ -45,25 +30,8 @@ void live_touch(struct model *m, struct process *p)
 /* p: inc's process (inc->proc may already be cleared, see live_fold). */
 static void unkeep(struct model *m, struct process *p, struct incident *inc)
 {
-	if (inc->pprev)
-		inc->pprev->pnext = inc->pnext;
-	else
-		p->recent = inc->pnext;
-	if (inc->pnext)
-		inc->pnext->pprev = inc->pprev;
-	else
-		p->recent_last = inc->pprev;
-	p->nrecent--;
-	if (inc->gprev)
-		inc->gprev->gnext = inc->gnext;
-	else
-		m->kept_first = inc->gnext;
-	if (inc->gnext)
-		inc->gnext->gprev = inc->gprev;
-	else
-		m->kept_last = inc->gprev;
-	m->kept--;
-	inc->pprev = inc->pnext = inc->gprev = inc->gnext = NULL;
+	dlist_remove(&p->recent, &inc->in_proc);
+	dlist_remove(&m->kept, &inc->in_kept);
 	model_unref(m, inc);
 }
 
@@ -71,30 +39,35 @@ static void keep_recent(struct model *m, struct process *p,
 			struct incident *inc)
 {
 	inc->refs++;
-	inc->pprev = p->recent_last;
-	if (p->recent_last)
-		p->recent_last->pnext = inc;
-	else
-		p->recent = inc;
-	p->recent_last = inc;
-	p->nrecent++;
-	inc->gprev = m->kept_last;
-	if (m->kept_last)
-		m->kept_last->gnext = inc;
-	else
-		m->kept_first = inc;
-	m->kept_last = inc;
-	m->kept++;
-	if (p->nrecent > m->keep)
-		unkeep(m, p, p->recent);
+	dlist_push_back(&p->recent, &inc->in_proc);
+	dlist_push_back(&m->kept, &inc->in_kept);
+	if (p->recent.n > m->keep)
+		unkeep(m, p, PROC_INC(p->recent.first));
 	/* The oldest in all go first, whichever process they are of. */
-	while (m->kept > MODEL_KEPT_MAX)
-		unkeep(m, m->kept_first->proc, m->kept_first);
+	while (m->kept.n > MODEL_KEPT_MAX) {
+		struct incident *oldest = KEPT_INC(m->kept.first);
+		unkeep(m, oldest->proc, oldest);
+	}
+}
+
+const struct incident *model_first_recent(const struct process *p)
+{
+	return PROC_INC(p->recent.first);
 }
 
 const struct incident *model_next_recent(const struct incident *inc)
 {
-	return inc->pnext;
+	return PROC_INC(inc->in_proc.next);
+}
+
+const struct incident *model_last_recent(const struct process *p)
+{
+	return PROC_INC(p->recent.last);
+}
+
+const struct incident *model_prev_recent(const struct incident *inc)
+{
+	return PROC_INC(inc->in_proc.prev);
 }
 
 /* ---- per-minute counts ---- */
@@ -137,27 +110,12 @@ static void add_minute(struct minute **v, size_t *n, long long min,
 
 /* ---- raw lines of the latest incidents ---- */
 
-static void raw_unlink(struct model *m, struct process *p)
-{
-	if (p->raw_prev)
-		p->raw_prev->raw_next = p->raw_next;
-	else
-		m->raw_first = p->raw_next;
-	if (p->raw_next)
-		p->raw_next->raw_prev = p->raw_prev;
-	else
-		m->raw_last = p->raw_prev;
-	p->raw_prev = p->raw_next = NULL;
-	p->raw_held = 0;
-	m->raw_procs--;
-}
-
 /* p's latest lets its raw lines go (the incident itself stays). */
 static void raw_let_go(struct model *m, struct process *p)
 {
-	if (!p->raw_held)
+	if (!dlist_has(&m->raw, &p->raw))
 		return;
-	raw_unlink(m, p);
+	dlist_remove(&m->raw, &p->raw);
 	model_release_raw(m, p->latest);
 }
 
@@ -166,16 +124,9 @@ static void raw_let_go(struct model *m, struct process *p)
 static void raw_hold(struct model *m, struct process *p)
 {
 	p->latest->raw_refs++;
-	p->raw_held = 1;
-	p->raw_next = m->raw_first;
-	if (m->raw_first)
-		m->raw_first->raw_prev = p;
-	else
-		m->raw_last = p;
-	m->raw_first = p;
-	m->raw_procs++;
-	if (m->raw_procs > MODEL_RAW_PROCS)
-		raw_let_go(m, m->raw_last);
+	dlist_push_front(&m->raw, &p->raw);
+	if (m->raw.n > MODEL_RAW_PROCS)
+		raw_let_go(m, RAW_PROC(m->raw.last));
 }
 
 void live_count(struct model *m, struct process *p, struct incident *inc)
@@ -277,8 +228,8 @@ int model_alive(struct model *m, struct process *p)
 
 void live_forget(struct model *m, struct process *p)
 {
-	while (p->recent)
-		unkeep(m, p, p->recent);
+	while (p->recent.first)
+		unkeep(m, p, PROC_INC(p->recent.first));
 	if (p->latest) {
 		struct incident *inc = p->latest;
 		raw_let_go(m, p);
@@ -297,7 +248,7 @@ void live_fold(struct model *m, struct process *p)
 	m->folded_incidents += p->total;
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
-	lru_unlink(m, p);
+	dlist_remove(&m->lru, &p->lru);
 	struct process *last = m->procs[--m->nprocs];
 	m->procs[p->index] = last;
 	last->index = p->index;
@@ -311,14 +262,14 @@ void live_fold(struct model *m, struct process *p)
  * recently active is, else the least recently active. */
 void live_make_room(struct model *m)
 {
-	if (m->nprocs < m->max_procs || !m->lru_last)
+	if (m->nprocs < m->max_procs || !m->lru.last)
 		return;
-	struct process *p = m->lru_last;
-	for (int i = 0; i < 8 && p; i++, p = p->lru_prev) {
+	struct process *p = LRU_PROC(m->lru.last);
+	for (int i = 0; i < 8 && p; i++, p = LRU_PROC(p->lru.prev)) {
 		if (!model_alive(m, p)) {
 			live_fold(m, p);
 			return;
 		}
 	}
-	live_fold(m, m->lru_last);
+	live_fold(m, LRU_PROC(m->lru.last));
 }

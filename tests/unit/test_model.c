@@ -131,12 +131,13 @@ static void test_recent_and_latest(void **state)
 		model_add(&m, make(DEAD_PID, "p", RES_STREAM,
 				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL));
 	struct process *p = m.procs[0];
-	assert_int_equal(p->nrecent, 3);
-	assert_int_equal(m.kept, 3);
+	assert_int_equal(p->recent.n, 3);
+	assert_int_equal(m.kept.n, 3);
 	/* The latest by log time, not by arrival. */
 	assert_int_equal(p->latest->first, now + 4);
 	int n = 0;
-	for (const struct incident *i = p->recent; i; i = model_next_recent(i))
+	for (const struct incident *i = model_first_recent(p); i;
+	     i = model_next_recent(i))
 		assert_int_equal(i->first, now - 60 * MIN_USEC + 7 + n++);
 	assert_int_equal(n, 3);
 	model_free(&m);
@@ -151,7 +152,7 @@ static void test_kept_in_all_is_bounded(void **state)
 	for (long i = 0; i < MODEL_KEPT_MAX + 500; i++)
 		model_add(&m, make(DEAD_PID + i % 200, "p", RES_STREAM,
 				   LOGTIME_UNKNOWN, NULL));
-	assert_int_equal(m.kept, MODEL_KEPT_MAX);
+	assert_int_equal(m.kept.n, MODEL_KEPT_MAX);
 	assert_int_equal(m.n, MODEL_KEPT_MAX + 500);
 	model_free(&m);
 }
@@ -179,7 +180,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 		add_raw(inc, "line");
 		model_add(&m, inc);
 	}
-	assert_int_equal(m.raw_procs, MODEL_RAW_PROCS);
+	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	/* The first is also the report's example, which keeps its own. */
 	for (size_t i = 1; i < m.nprocs; i++) {
 		const struct process *p = m.procs[i];
@@ -191,7 +192,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 				    NULL);
 	add_raw(inc, "again");
 	model_add(&m, inc);
-	assert_int_equal(m.raw_procs, MODEL_RAW_PROCS);
+	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	assert_int_equal(m.procs[0]->latest->nraw, 1);
 	assert_string_equal(m.procs[0]->latest->raw[0].text, "again");
 	/* The least recent of the others let theirs go. */
@@ -202,9 +203,9 @@ static void test_raw_lines_of_recent_processes(void **state)
 	fake_now += MODEL_FOLD_QUIET_MS + 1000;
 	model_maintain(&m);
 	assert_int_equal(m.nprocs, 1);
-	assert_int_equal(m.raw_procs, 1);
-	assert_ptr_equal(m.raw_first, m.procs[0]);
-	assert_ptr_equal(m.raw_last, m.procs[0]);
+	assert_int_equal(m.raw.n, 1);
+	assert_ptr_equal(m.raw.first, &m.procs[0]->raw);
+	assert_ptr_equal(m.raw.last, &m.procs[0]->raw);
 	model_free(&m);
 }
 
@@ -240,7 +241,7 @@ static void test_quiet_dead_processes_fold(void **state)
 	assert_int_equal(m.folded_procs, 100);
 	assert_int_equal(m.folded_incidents, 100);
 	assert_int_equal(m.n, 102);
-	assert_int_equal(m.kept, 2);
+	assert_int_equal(m.kept.n, 2);
 	/* The prom counts did not move, but for z's one. */
 	prom_counts(&m, &after);
 	assert_non_null(strstr(after.buf, "process=\"z\"} 1\n"));
@@ -274,7 +275,7 @@ static void test_cap_keeps_prom_exact(void **state)
 	for (size_t i = 0; i < m.nprocs; i++)
 		tracked += m.procs[i]->total;
 	assert_int_equal(tracked + m.folded_incidents, 5000);
-	assert_true(m.kept <= 2 * 10);
+	assert_true(m.kept.n <= 2 * 10);
 	prom_counts(&m, &a);
 	prom_counts(&exact, &b);
 	assert_string_equal(a.buf, b.buf);
