@@ -376,8 +376,9 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 /* ---- events ---- */
 
 /* A directory went away: it is forgotten, and what it was followed for
- * is waited for again: a root, or the files named in it ("rm -rf out;
- * mkdir out" before each run of a job writing out/job.log). */
+ * is waited for again: a root, the files named in it ("rm -rf out;
+ * mkdir out" before each run of a job writing out/job.log), or a root
+ * below it. */
 static void lose_dir(struct follower *fw, struct dir *d,
 		     unsigned long long now)
 {
@@ -397,6 +398,10 @@ static void lose_dir(struct follower *fw, struct dir *d,
 		free(parent);
 	}
 	free(path);
+	/* It may have been watched while waiting for a root below it: the
+	 * nearest directory that is still there is watched instead. */
+	if (fw->nwaiting)
+		follow_check_waiting(fw, now);
 }
 
 static void dir_event(struct follower *fw, struct dir *d,
