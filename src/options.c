@@ -35,7 +35,9 @@ static const char *const usage_text[] = {
 	   "                      terminal)\n"),
 	N_("  --follow            keep watching: read what is there, then each line\n"
 	   "                      as it is written, and print each incident once,\n"
-	   "                      when it is complete; until interrupted\n"),
+	   "                      when it is complete; until interrupted.  A PATH\n"
+	   "                      not there yet, or removed and made again, is\n"
+	   "                      waited for\n"),
 	N_("  --format=FORMAT     --once: text (default) or json;\n"
 	   "                      --follow: text (default, a line per incident) or\n"
 	   "                      ndjson (a JSON object per line)\n"),
