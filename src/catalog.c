@@ -341,18 +341,16 @@ int catalog_render(const struct catalog *cat, const char *key,
 
 int catalog_check_complete(const struct catalog *cat, struct strbuf *err)
 {
-	const char *const *keys = class_keys;
-
 	for (enum resource r = RES_STREAM; r < RES_COUNT; r++) {
 		enum code code = r <= RES_ASYNC_COPY || r == RES_UNKNOWN
 				 ? CODE_EE1023 : CODE_EE1001;
 		for (enum cause c = CAUSE_GRAPH_STREAMS; c < CAUSE_COUNT; c++) {
 			for (size_t k = 0; k < NKEYS; k++) {
-				if (class_text(cat, code, r, c, keys[k]))
+				if (class_text(cat, code, r, c, class_keys[k]))
 					continue;
-				sb_addf(err, "no '%s' for %s/%s/%s", keys[k],
-					code_name(code), resource_name(r),
-					cause_name(c));
+				sb_addf(err, "no '%s' for %s/%s/%s",
+					class_keys[k], code_name(code),
+					resource_name(r), cause_name(c));
 				return -1;
 			}
 		}

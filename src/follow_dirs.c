@@ -333,8 +333,7 @@ static void watch_nearest(struct follower *fw, const char *path, size_t root)
 	free(p);
 }
 
-void follow_wait_for(struct follower *fw, const char *path, size_t root,
-		     unsigned long long now)
+void follow_wait_for(struct follower *fw, const char *path, size_t root)
 {
 	for (size_t i = 0; i < fw->nwaiting; i++)
 		if (strcmp(fw->waiting[i].path, path) == 0)
@@ -343,9 +342,6 @@ void follow_wait_for(struct follower *fw, const char *path, size_t root,
 			       (fw->nwaiting + 1) * sizeof *fw->waiting);
 	fw->waiting[fw->nwaiting++] = (struct named){ xstrdup(path), root };
 	watch_nearest(fw, path, root);
-	/* A root made again before its parent was watched sends no event
-	 * (rm -rf logs; mkdir logs): it is looked for now. */
-	follow_check_waiting(fw, now);
 }
 
 /* Roots that have appeared are taken up. */
@@ -376,11 +372,10 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 /* ---- events ---- */
 
 /* A directory went away: it is forgotten, and what it was followed for
- * is waited for again: a root, the files named in it ("rm -rf out;
- * mkdir out" before each run of a job writing out/job.log), or a root
- * below it. */
-static void lose_dir(struct follower *fw, struct dir *d,
-		     unsigned long long now)
+ * is waited for again: a root, or the files named in it ("rm -rf out;
+ * mkdir out" before each run of a job writing out/job.log).  The caller
+ * then looks for what is waited for (follow_check_waiting). */
+static void lose_dir(struct follower *fw, struct dir *d)
 {
 	char *path = xstrdup(d->path);
 	int root = d->kind == DIR_TREE && d->depth == 0;
@@ -389,26 +384,27 @@ static void lose_dir(struct follower *fw, struct dir *d,
 
 	forget_dir(fw, d);
 	if (root)
-		follow_wait_for(fw, path, root_index, now);
+		follow_wait_for(fw, path, root_index);
 	for (size_t i = 0; single && i < fw->nsingle; i++) {
 		char *parent = follow_dir_of(fw->single[i].path);
 		if (strcmp(parent, path) == 0)
 			follow_wait_for(fw, fw->single[i].path,
-					fw->single[i].root, now);
+					fw->single[i].root);
 		free(parent);
 	}
 	free(path);
-	/* It may have been watched while waiting for a root below it: the
-	 * nearest directory that is still there is watched instead. */
-	if (fw->nwaiting)
-		follow_check_waiting(fw, now);
 }
 
 static void dir_event(struct follower *fw, struct dir *d,
 		      const struct inotify_event *ev, unsigned long long now)
 {
 	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
-		lose_dir(fw, d, now);
+		lose_dir(fw, d);
+		/* Made again already, before its parent was watched (rm -rf
+		 * logs; mkdir logs): no event will say so.  And a directory
+		 * watched while waiting for a root below it is replaced by
+		 * the nearest one still there. */
+		follow_check_waiting(fw, now);
 		return;
 	}
 	/* A directory's mode changed: one that could not be read may be
@@ -458,9 +454,9 @@ static void dir_event(struct follower *fw, struct dir *d,
  * IN_DELETE_SELF): its watch is dead, and a directory made again under
  * its name would never be heard of.  Asking for the watch again tells:
  * the same directory answers with the same descriptor. */
-static void lose_dead_watches(struct follower *fw, unsigned long long now)
+static void lose_dead_watches(struct follower *fw)
 {
-	struct { char *path; int wd; } *dead = NULL;
+	char **dead = NULL;
 	size_t ndead = 0;
 
 	for (size_t i = 0; i < fw->ndirs; i++) {
@@ -474,16 +470,15 @@ static void lose_dead_watches(struct follower *fw, unsigned long long now)
 		if (wd >= 0)
 			inotify_rm_watch(fw->ifd, wd);
 		dead = xrealloc(dead, (ndead + 1) * sizeof *dead);
-		dead[ndead].path = xstrdup(d->path);
-		dead[ndead++].wd = d->wd;
+		dead[ndead++] = xstrdup(d->path);
 	}
-	/* Found again by path and descriptor: losing a directory loses
-	 * those under it, and a root taken up again has new ones. */
+	/* Found again by path: losing a directory loses those under it.
+	 * What is waited for is looked for at the end of the rescan. */
 	for (size_t i = 0; i < ndead; i++) {
-		struct dir *d = follow_find_dir(fw, dead[i].path);
-		if (d && d->wd == dead[i].wd)
-			lose_dir(fw, d, now);
-		free(dead[i].path);
+		struct dir *d = follow_find_dir(fw, dead[i]);
+		if (d)
+			lose_dir(fw, d);
+		free(dead[i]);
 	}
 	free(dead);
 }
@@ -492,7 +487,7 @@ static void lose_dead_watches(struct follower *fw, unsigned long long now)
  * since files are read from their offsets, and nothing is counted twice. */
 static void rescan_all(struct follower *fw, unsigned long long now)
 {
-	lose_dead_watches(fw, now);
+	lose_dead_watches(fw);
 	for (size_t i = 0; i < fw->ndirs; i++)
 		if (listed(fw->dirs[i]))
 			scan_dir(fw, fw->dirs[i], now);

@@ -127,8 +127,7 @@ struct dir *follow_new_dir(struct follower *fw, const char *path,
 			   enum dir_kind kind, size_t root);
 void follow_add_dir(struct follower *fw, const char *path, size_t root,
 		    unsigned long long now, int depth);
-void follow_wait_for(struct follower *fw, const char *path, size_t root,
-		     unsigned long long now);
+void follow_wait_for(struct follower *fw, const char *path, size_t root);
 void follow_check_waiting(struct follower *fw, unsigned long long now);
 void follow_read_events(struct follower *fw, unsigned long long now);
 void follow_poll_dirs(struct follower *fw, unsigned long long now);

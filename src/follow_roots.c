@@ -94,7 +94,7 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 	} else if (stat(p, &sb) < 0) {
 		if (may_wait && errno == ENOENT && !fw->o.once) {
 			follow_say(fw, p, _("not there yet; waiting for it to appear"));
-			follow_wait_for(fw, p, root, 0);
+			follow_wait_for(fw, p, root);
 		} else {
 			sb_addf(err, "%s: %s", path, strerror(errno));
 			rc = -1;

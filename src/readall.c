@@ -356,10 +356,10 @@ static int start_worker(struct worker *w, const struct share *sh,
 
 static void end_worker(struct worker *w)
 {
-	struct first_of *f = &w->firsts[0][0][0];
-
-	for (size_t i = 0; i < sizeof w->firsts / sizeof *f; i++)
-		free(f[i].file);
+	for (enum code c = CODE_NONE; c <= CODE_EE1001; c++)
+		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
+			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
+				free(w->firsts[c][r][k].file);
 	follower_free(w->fw);
 	ruleset_free(w->rs);
 	model_free(&w->m);
