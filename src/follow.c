@@ -550,6 +550,16 @@ size_t follower_files(const struct follower *fw)
 	return fw->m->stats.files;
 }
 
+size_t follower_watched(const struct follower *fw)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < fw->ntails; i++)
+		if (!fw->tails[i]->skip_why)
+			n++;
+	return n;
+}
+
 unsigned long follower_limit_hits(const struct follower *fw)
 {
 	return ruleset_limit_hits(fw->rs);

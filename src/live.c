@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -155,36 +156,77 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 	sb_free(&msg);
 }
 
-static void write_prom(struct live *lv, unsigned long long now, int force)
+/* The prom file is rewritten when something changed, at most every
+ * --interval, and at least every heartbeat when nothing did, so that
+ * plogtop_last_update_timestamp_seconds tells a quiet node from a dead
+ * plogtop (the rules' PlogtopStale).  Not while the history is read:
+ * the first file of a counting holds all of its history, which the
+ * rules take as its baseline (the loop writes it when the history is
+ * done).  Returns when the next write is due, or ULLONG_MAX. */
+static unsigned long long prom_next(const struct live *lv)
 {
 	unsigned long long gen = follower_generation(lv->fw) +
 				 fleet_generation(lv->fleet);
-	int due = now >= lv->prom_at + lv->o->interval_ms;
+	unsigned long long beat = lv->prom_at + lv->prom_heartbeat_ms;
 
+	if (!lv->o->prom_file || lv->prom_gave_up ||
+	    follower_reading_history(lv->fw))
+		return ULLONG_MAX;
+	if (!lv->prom_written)
+		return 0;
+	if (gen != lv->prom_gen || lv->prom_failed) {
+		unsigned long long due = lv->prom_at + lv->o->interval_ms;
+		return due < beat ? due : beat;
+	}
+	return beat;
+}
+
+static void write_prom(struct live *lv, unsigned long long now, int force)
+{
 	if (!lv->o->prom_file || lv->prom_gave_up)
 		return;
-	if (!force && lv->prom_written &&
-	    !(due && (gen != lv->prom_gen || lv->prom_failed)))
+	if (!force && now < prom_next(lv))
 		return;
 	struct strbuf err = STRBUF_INIT;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
-	int rc = prom_write(lv->o->prom_file, &lv->m, follower_files(lv->fw),
+	int rc = prom_write(lv->o->prom_file, &lv->m, follower_watched(lv->fw),
 			    &err);
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);
 	sb_free(&err);
-	lv->prom_gen = gen;
+	lv->prom_gen = follower_generation(lv->fw) +
+		       fleet_generation(lv->fleet);
 	lv->prom_at = now;
 	lv->prom_written = 1;
 }
 
 static int prom_timeout(const struct live *lv, unsigned long long now)
 {
-	if (!lv->o->prom_file || lv->prom_gave_up ||
-	    (!lv->prom_failed && follower_generation(lv->fw) +
-	     fleet_generation(lv->fleet) == lv->prom_gen))
+	unsigned long long next = prom_next(lv);
+
+	if (next == ULLONG_MAX)
 		return -1;
-	unsigned long long due = lv->prom_at + lv->o->interval_ms;
-	return due <= now ? 0 : (int)(due - now);
+	if (next <= now)
+		return 0;
+	return next - now > INT_MAX ? INT_MAX : (int)(next - now);
+}
+
+/* The heartbeat: PROM_HEARTBEAT_MS, or --interval if that is longer.
+ * PLOGTOP_PROM_HEARTBEAT (seconds; not documented for users) lets a
+ * test shorten it. */
+static unsigned long long prom_heartbeat(const struct options *o)
+{
+	const char *env = getenv("PLOGTOP_PROM_HEARTBEAT");
+	unsigned long long ms = PROM_HEARTBEAT_MS;
+
+	if (env && *env) {
+		char *end;
+		double s = strtod(env, &end);
+		if (*end == '\0' && s > 0 && s < 86400)
+			ms = (unsigned long long)(s * 1000);
+	}
+	if (ms < 1)
+		ms = 1;
+	return ms > o->interval_ms ? ms : o->interval_ms;
 }
 
 static int min_timeout(int a, int b)
@@ -340,6 +382,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	int status = 0;
 
 	gethostname(lv.host, sizeof lv.host - 1);
+	lv.prom_heartbeat_ms = prom_heartbeat(o);
 	model_init(&lv.m);
 	msglog_init(&lv.log);
 	/* The dashboard's messages wait for it from the start: a warning

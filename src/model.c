@@ -38,6 +38,9 @@ void model_init(struct model *m)
 	m->clock_ms = monotonic_clock;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m->counted_since = (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1e3;
 }
 
 void model_set_live(struct model *m, size_t keep)

@@ -178,6 +178,13 @@ struct model {
 	struct scan_stats stats;
 	logtime_t since;	/* LOGTIME_UNKNOWN: no filter */
 	size_t filtered;	/* incidents left out by since */
+	/* When these counters started from nothing, Unix seconds: set by
+	 * model_init (a first start); a state file, when there is one,
+	 * gives it back.  The prom file's
+	 * plogtop_counted_since_timestamp_seconds, which the alert rules
+	 * use to tell the history a new counting starts with from a new
+	 * burst (contrib/plogtop.rules.yml). */
+	double counted_since;
 	/* Live modes. */
 	int live;
 	size_t keep;		/* recent incidents kept per process */

@@ -116,6 +116,14 @@ void prom_render(struct strbuf *out, const struct model *m,
 	metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
 		    "When plogtop last wrote this file (Unix time).");
 	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);
+	/* The rules' baseline: what the first file of a counting holds is
+	 * its history, whatever came after is new (plogtop.rules.yml). */
+	metric_head(out, "plogtop_counted_since_timestamp_seconds", "gauge",
+		    "When the incident counters started from nothing (Unix "
+		    "time): a first start, or a state file set aside; kept "
+		    "across restarts that resume from a state file.");
+	sb_addf(out, "plogtop_counted_since_timestamp_seconds %.3f\n",
+		m->counted_since);
 }
 
 static int write_all(int fd, const char *p, size_t n)

@@ -8,6 +8,11 @@
 #include "model.h"
 #include "strbuf.h"
 
+/* --follow and the dashboard rewrite the file at least this often, even
+ * when nothing was read: plogtop_last_update_timestamp_seconds is their
+ * heartbeat (--interval, when longer, is used instead). */
+#define PROM_HEARTBEAT_MS 30000
+
 /* Renders the metrics. */
 void prom_render(struct strbuf *out, const struct model *m,
 		 size_t files_watched, double now_seconds);
