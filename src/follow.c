@@ -560,6 +560,16 @@ size_t follower_watched(const struct follower *fw)
 	return n;
 }
 
+int follower_settled(const struct follower *fw)
+{
+	if (classifier_open_chains(fw->cl))
+		return 0;
+	for (size_t i = 0; i < fw->pending.n; i++)
+		if (holding(fw->pending.v[i]))
+			return 0;
+	return 1;
+}
+
 unsigned long follower_limit_hits(const struct follower *fw)
 {
 	return ruleset_limit_hits(fw->rs);

@@ -98,6 +98,9 @@ size_t follower_files(const struct follower *fw);
 /* Files followed now (read or not yet: --since=now), those skipped
  * (binary, compressed) left out: the prom file's plogtop_files_watched. */
 size_t follower_watched(const struct follower *fw);
+/* Whether no chain is open and no record or partial line held back:
+ * every incident of what was read so far has been given out. */
+int follower_settled(const struct follower *fw);
 /* Rule matches PCRE2 gave up on so far (its match, depth or heap limit). */
 unsigned long follower_limit_hits(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */

@@ -161,8 +161,9 @@ static void prom_outcome(struct live *lv, unsigned long long now,
  * plogtop_last_update_timestamp_seconds tells a quiet node from a dead
  * plogtop (the rules' PlogtopStale).  Not while the history is read:
  * the first file of a counting holds all of its history, which the
- * rules take as its baseline (the loop writes it when the history is
- * done).  Returns when the next write is due, or ULLONG_MAX. */
+ * rules take as its baseline (it is written when the history is
+ * done, and the chains it left open are closed).  Returns when the next
+ * write is due, or ULLONG_MAX. */
 static unsigned long long prom_next(const struct live *lv)
 {
 	unsigned long long gen = follower_generation(lv->fw) +
@@ -172,8 +173,11 @@ static unsigned long long prom_next(const struct live *lv)
 	if (!lv->o->prom_file || lv->prom_gave_up ||
 	    follower_reading_history(lv->fw))
 		return ULLONG_MAX;
+	/* The first: once the chains the history left open are closed (a
+	 * chain that ends the last file read is closed by the flush timer),
+	 * or PROM_SETTLE_MS after the history if one is still open. */
 	if (!lv->prom_written)
-		return 0;
+		return follower_settled(lv->fw) ? 0 : lv->prom_first_by;
 	if (gen != lv->prom_gen || lv->prom_failed) {
 		unsigned long long due = lv->prom_at + lv->o->interval_ms;
 		return due < beat ? due : beat;
@@ -197,6 +201,13 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 		       fleet_generation(lv->fleet);
 	lv->prom_at = now;
 	lv->prom_written = 1;
+}
+
+/* The history has been read: the first file is due. */
+static void prom_history_read(struct live *lv, unsigned long long now)
+{
+	lv->prom_first_by = now + PROM_SETTLE_MS;
+	write_prom(lv, now, 0);
 }
 
 static int prom_timeout(const struct live *lv, unsigned long long now)
@@ -316,7 +327,7 @@ static void loop(struct live *lv, int sfd)
 			break;
 		if (history && !follower_history_step(lv->fw, lv->dashboard
 							      ? 50 : 200))
-			write_prom(lv, now, 1);
+			prom_history_read(lv, now);
 		if (lv->demo)
 			demo_due = demo_step(lv->demo, now);
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
@@ -444,7 +455,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	 * ends plogtop within a second however much there is to read; the
 	 * prom file is first written once it is read. */
 	if (!follower_reading_history(lv.fw))
-		write_prom(&lv, monotonic_ms(), 1);
+		prom_history_read(&lv, monotonic_ms());
 	if (dashboard)
 		live_draw(&lv, monotonic_ms());
 	loop(&lv, sfd);

@@ -27,6 +27,7 @@ struct live {
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;
 	unsigned long long prom_heartbeat_ms;	/* rewritten at least this often */
+	unsigned long long prom_first_by;	/* the first write, at the latest */
 	int prom_written;
 	/* A prom file that cannot be written is tried again every interval;
 	 * after --prom-retry plogtop gives up and exits 2, so that a service

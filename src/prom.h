@@ -12,6 +12,10 @@
  * when nothing was read: plogtop_last_update_timestamp_seconds is their
  * heartbeat (--interval, when longer, is used instead). */
 #define PROM_HEARTBEAT_MS 30000
+/* Their first file waits, after the history, until the chains it left
+ * open are closed, this long at most: the first file holds the history,
+ * which the alert rules never page for. */
+#define PROM_SETTLE_MS 30000
 
 /* Renders the metrics. */
 void prom_render(struct strbuf *out, const struct model *m,
