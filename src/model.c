@@ -38,6 +38,8 @@ void model_init(struct model *m)
 	m->clock_ms = monotonic_clock;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
+	/* To the millisecond: the prom file's %.3f gives it back exactly,
+	 * and the rules compare it for equality. */
 	struct timespec ts;
 	clock_gettime(CLOCK_REALTIME, &ts);
 	m->counted_since = (double)ts.tv_sec + (double)(ts.tv_nsec / 1000000) / 1e3;
