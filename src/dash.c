@@ -113,7 +113,7 @@ static int row_cmp_key(const struct row *a, const struct row *b,
 		return strcmp(a->p->host ? a->p->host->name : "",
 			      b->p->host ? b->p->host->name : "");
 	case S_LAST:
-		return (b->last > a->last) - (b->last < a->last);
+		return (b->last_at > a->last_at) - (b->last_at < a->last_at);
 	case S_TOTAL:
 		return (b->total > a->total) - (b->total < a->total);
 	default: {
@@ -159,6 +159,7 @@ void dash_build_rows(struct dash *d)
 		r->p = p;
 		r->alive = model_alive(d->m, p);
 		r->last = p->last;
+		r->last_at = p->last_at;
 		r->total = model_window(d->m, p, span, now, by_res);
 		for (int c = 0; c < NRES; c++)
 			r->col[c] = by_res[res_columns[c]];

@@ -79,7 +79,7 @@ static int hrow_cmp_key(const struct host_row *a, const struct host_row *b,
 	case S_TOTAL:
 		return (b->total > a->total) - (b->total < a->total);
 	case S_LAST:
-		return (b->last > a->last) - (b->last < a->last);
+		return (b->last_at > a->last_at) - (b->last_at < a->last_at);
 	case S_HOST: case S_NAME:
 		return strcmp(host_label(a->h), host_label(b->h));
 	case S_ALIVE:	/* down first */
@@ -131,6 +131,8 @@ static void add_process(struct dash *d, struct host_row *r,
 	}
 	if (!r->h && p->last > r->last)
 		r->last = p->last;
+	if (!r->h && p->last_at > r->last_at)
+		r->last_at = p->last_at;
 }
 
 /* Every host's row in the order named, then the local input's (at
@@ -148,6 +150,7 @@ static size_t fill_host_rows(struct dash *d, struct host_row *rows)
 		struct host_row *r = &rows[i];
 		r->h = m->hosts[i];
 		r->last = r->h->last;
+		r->last_at = r->h->last_at;
 		if (!span) {
 			r->total = r->h->n;
 			for (int c = 0; c < NRES; c++)

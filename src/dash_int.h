@@ -68,6 +68,7 @@ struct row {
 	int fresh;		/* an incident arrived in the last NEW_MS */
 	unsigned trend[TREND_MINUTES];
 	logtime_t last;
+	logtime_t last_at;	/* as counted: what S_LAST sorts by */
 };
 
 enum view { V_MAIN, V_HELP, V_MESSAGES, V_SORT_MENU, V_HOSTS };
@@ -80,6 +81,7 @@ struct host_row {
 	size_t total, nprocs;
 	unsigned trend[TREND_MINUTES];
 	logtime_t last;
+	logtime_t last_at;	/* as counted: what S_LAST sorts by */
 };
 
 struct dash {

@@ -12,28 +12,40 @@
 #define NAME_MAX_W 32
 #define HOST_MAX_W 16
 
+/* The widths that depend on the rows: HOST's and PID's. */
+struct data_widths {
+	int host;	/* 0: no HOST column */
+	int pid;
+};
+
 /* A column's width: its own, or its head's in the language of the texts
- * when wider (terminal cells); HOST's: the widest host name's. */
-static int col_width(int i, int hostw)
+ * when wider (terminal cells); HOST's: the widest host name's; PID's:
+ * the widest pid's (a pid wider than the column would push every column
+ * after it out of line). */
+static int col_width(int i, const struct data_widths *dw)
 {
 	int hw = (int)text_width(tr(columns[i].head));
-	int w = columns[i].id == C_HOST && hostw > columns[i].width
-		? hostw : columns[i].width;
+	int w = columns[i].width;
 
+	if (columns[i].id == C_HOST && dw->host > w)
+		w = dw->host;
+	if (columns[i].id == C_PID && dw->pid > w)
+		w = dw->pid;
 	return hw > w ? hw : w;
 }
 
 /* Which columns fit in cols, and where.  Every column but NAME has its
  * width; NAME gets what is left, between its minimum and NAME_MAX_W.
- * HOST is shown when hostw is not 0 (hosts are read). */
-static void layout_for(struct layout *l, int cols, int hostw)
+ * HOST is shown when dw->host is not 0 (hosts are read). */
+static void layout_for(struct layout *l, int cols,
+		       const struct data_widths *dw)
 {
 	int keep[C_COUNT], need = -1;
 
 	for (int i = 0; i < C_COUNT; i++) {
-		keep[i] = columns[i].id != C_HOST || hostw;
+		keep[i] = columns[i].id != C_HOST || dw->host;
 		if (keep[i])
-			need += col_width(i, hostw) + 1;
+			need += col_width(i, dw) + 1;
 	}
 	/* Drop the highest priority first; the rightmost of a priority. */
 	while (need > cols) {
@@ -45,14 +57,14 @@ static void layout_for(struct layout *l, int cols, int hostw)
 		if (worst < 0)
 			break;
 		keep[worst] = 0;
-		need -= col_width(worst, hostw) + 1;
+		need -= col_width(worst, dw) + 1;
 	}
 	int extra = cols - need, x = 0;
 	l->n = 0;
 	for (int i = 0; i < C_COUNT; i++) {
 		if (!keep[i])
 			continue;
-		int w = col_width(i, hostw);
+		int w = col_width(i, dw);
 		if (columns[i].id == C_NAME) {
 			int grow = extra < NAME_MAX_W - w ? extra : NAME_MAX_W - w;
 			w += grow > 0 ? grow : 0;
@@ -67,16 +79,23 @@ static void layout_for(struct layout *l, int cols, int hostw)
 
 void layout_table(struct dash *d)
 {
-	int hostw = 0;
+	struct data_widths dw = { 0, 0 };
+	char pid[24];
 
 	for (size_t i = 0; i < d->m->nhosts; i++) {
 		int w = (int)text_width(d->m->hosts[i]->name);
-		hostw = w > hostw ? w : hostw;
+		dw.host = w > dw.host ? w : dw.host;
 	}
-	if (model_has_hosts(d->m) && hostw < 1)
-		hostw = 1;
-	layout_for(&d->lay, d->tui->cols,
-		   hostw > HOST_MAX_W ? HOST_MAX_W : hostw);
+	if (model_has_hosts(d->m) && dw.host < 1)
+		dw.host = 1;
+	if (dw.host > HOST_MAX_W)
+		dw.host = HOST_MAX_W;
+	/* The rows shown: the processes that pass the filter. */
+	for (size_t i = 0; i < d->nrows; i++) {
+		int w = snprintf(pid, sizeof pid, "%ld", d->rows[i].p->pid);
+		dw.pid = w > dw.pid ? w : dw.pid;
+	}
+	layout_for(&d->lay, d->tui->cols, &dw);
 }
 
 int column_at(const struct dash *d, int x)

@@ -43,6 +43,7 @@ struct incident {
 	int raw_refs;		/* views that may still show the raw lines */
 	struct process *proc;	/* set by the model */
 	/* The model's own: who keeps the incident, the lists it is on. */
+	logtime_t at;		/* first as counted (model.h: MODEL_SKEW_USEC) */
 	int refs;
 	int held_paths;		/* the model holds its paths */
 	struct dlink in_proc;	/* in its process's recent ones */

@@ -435,7 +435,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 		host->nprocs++;
 	p->pid = pid;
 	p->name = xstrdup(name);
-	p->first = p->last = LOGTIME_UNKNOWN;
+	p->first = p->last = p->last_at = LOGTIME_UNKNOWN;
 	p->node.hash = h;
 	htab_insert(&m->proc_index, &p->node);
 	if (m->nprocs == m->capprocs) {
@@ -448,7 +448,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 }
 
 static void count_in_process(struct model *m, struct process *p,
-			     struct incident *inc)
+			     struct incident *inc, logtime_t last_at)
 {
 	p->total++;
 	p->by_resource[inc->resource]++;
@@ -457,6 +457,8 @@ static void count_in_process(struct model *m, struct process *p,
 			p->first = inc->first;
 		if (p->last == LOGTIME_UNKNOWN || inc->last > p->last)
 			p->last = inc->last;
+		if (p->last_at == LOGTIME_UNKNOWN || last_at > p->last_at)
+			p->last_at = last_at;
 	}
 	if (count_class(&p->classes, &p->nclasses, inc, m->pairs))
 		m->pairs++;
@@ -490,6 +492,13 @@ static void count_in_section(struct model *m, struct incident *inc)
 	}
 }
 
+logtime_t model_counted_time(logtime_t t, logtime_t now)
+{
+	if (t == LOGTIME_UNKNOWN || now == LOGTIME_UNKNOWN)
+		return t;
+	return t > now && t - now > MODEL_SKEW_USEC ? now : t;
+}
+
 int model_since_keeps(logtime_t since, const struct incident *inc)
 {
 	return since == LOGTIME_UNKNOWN ||
@@ -510,15 +519,24 @@ void model_add(struct model *m, struct incident *inc)
 	m->n++;
 	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
 		m->by_code[inc->code]++;
-	struct model_host *host = inc->host ? model_host_count(m, inc) : NULL;
+	/* Live, a time far ahead of the clock counts as of now, when it
+	 * was read; --once has no "now" to count by (model.h). */
+	logtime_t now = m->live ? logtime_now() : LOGTIME_UNKNOWN;
+	inc->at = model_counted_time(inc->first, now);
+	logtime_t last_at = model_counted_time(inc->last, now);
+	if (last_at != LOGTIME_UNKNOWN && inc->at != LOGTIME_UNKNOWN &&
+	    last_at < inc->at)
+		last_at = inc->at;
+	struct model_host *host = inc->host
+		? model_host_count(m, inc, last_at) : NULL;
 	struct process *p = find_process(m, host, inc->pid, inc->name);
 	inc->proc = p;
-	count_in_process(m, p, inc);
+	count_in_process(m, p, inc, last_at);
 	struct name_count *nc = find_name(m, inc->name);
 	count_class(&nc->classes, &nc->nclasses, inc, 0);
 	count_in_section(m, inc);
 	if (m->live)
-		live_count(m, p, inc);
+		live_count(m, p, inc, now);
 	if (!inc->raw_refs)
 		drop_raw(m, inc);
 	if (m->live)

@@ -31,6 +31,14 @@
 #define MODEL_MAX_NAMES 10000		/* names counted apart (prom) */
 #define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
 #define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
+/* A log time further ahead of the reading host's clock than this is not
+ * when the incident happened (a clock set wrong, a 2099 stamp): it is
+ * shown as the log wrote it, but the live windows, the trend, the "last"
+ * sort and the choice of a process's latest incident count it as of when
+ * it was read.  Hosts of one job may skew by minutes; up to this much
+ * ahead is believed.  A time in the past is believed however old (history
+ * is in the past): it counts in the windows it falls in, or in none. */
+#define MODEL_SKEW_USEC (10LL * 60 * 1000000)
 #define MODEL_OTHER_NAME "(other)"
 
 /* A class: code, resource and cause together. */
@@ -69,7 +77,7 @@ struct model_host {
 	char *name;			/* as the user named it */
 	size_t index;			/* in model.hosts */
 	enum host_state state;
-	char *reason;			/* why down (sanitised), else NULL */
+	char *reason;	/* why down, as it came (sanitise to show), or NULL */
 	unsigned long long state_ms;	/* when the state last changed */
 	unsigned long long retry_ms;	/* down: the next attempt */
 	unsigned attempts;		/* connections tried */
@@ -78,6 +86,7 @@ struct model_host {
 	size_t by_resource[RES_COUNT];
 	size_t nprocs;			/* processes tracked now */
 	logtime_t last;			/* its latest incident's log time */
+	logtime_t last_at;		/* the same as counted (sorts) */
 	unsigned long long seen_ms;	/* arrival of its last incident */
 	size_t dropped;			/* lines refused (too long, bad) */
 	/* --once: what it read, from its report. */
@@ -95,8 +104,9 @@ struct process {
 	size_t by_resource[RES_COUNT];
 	struct class_count *classes;
 	size_t nclasses;
-	logtime_t first, last;
-	struct incident *latest;	/* live modes: the latest by log time */
+	logtime_t first, last;		/* as the log wrote them */
+	logtime_t last_at;		/* last as counted: the "last" sort's */
+	struct incident *latest;	/* live modes: the latest as counted */
 	/* The model's own: */
 	size_t index;			/* in model.procs */
 	struct dlink lru;		/* in model.lru */
@@ -239,6 +249,10 @@ int model_incident_cmp(const struct incident *a, const struct incident *b);
  * one with no log time is left out by any. */
 int model_since_keeps(logtime_t since, const struct incident *inc);
 
+/* When a log time t counts, read at now (both local-epoch): t itself,
+ * unless it is more than MODEL_SKEW_USEC ahead of now; then now. */
+logtime_t model_counted_time(logtime_t t, logtime_t now);
+
 /* Takes ownership of the incident.  It stays valid until the next
  * model_add (a caller may show it); inc->proc is NULL when it was not
  * counted (--since left it out). */
@@ -251,11 +265,14 @@ void model_maintain(struct model *m);
 /* Live modes: the incidents of p in the window of log time
  * (now - span_usec, now], span_usec 0 meaning all time, by resource;
  * returns their total.  Counted by whole minutes: a window may hold up to
- * a minute more than its span. */
+ * a minute more than its span, and a time up to MODEL_SKEW_USEC ahead of
+ * the clock counts in every window; one further ahead, by when it was
+ * read (model_counted_time). */
 size_t model_window(const struct model *m, const struct process *p,
 		    long long span_usec, logtime_t now,
 		    size_t by_resource[RES_COUNT]);
-/* Incidents per minute over the last n minutes, oldest first. */
+/* Incidents per minute over the last n minutes, oldest first; minutes
+ * ahead of now (up to MODEL_SKEW_USEC) count in the last. */
 void model_trend(const struct process *p, logtime_t now, unsigned *trend,
 		 int n);
 /* All processes' incidents in the window (span_usec 0: all time). */
@@ -283,7 +300,8 @@ size_t model_count(const struct model *m, enum code code);
 struct model_host *model_host_add(struct model *m, const char *name);
 /* The host of that name, or NULL. */
 struct model_host *model_host_find(const struct model *m, const char *name);
-/* Sets the state and, for HOST_DOWN, the reason (sanitised here). */
+/* Sets the state and, for HOST_DOWN, the reason (kept as it is: views
+ * sanitise it). */
 void model_host_set(struct model *m, struct model_host *h,
 		    enum host_state state, const char *reason);
 /* Hosts in a state. */

@@ -7,7 +7,6 @@
 #include <string.h>
 
 #include "model_int.h"
-#include "sanitize.h"
 #include "xalloc.h"
 
 static int host_eq(const struct hnode *n, const void *key)
@@ -33,7 +32,7 @@ struct model_host *model_host_add(struct model *m, const char *name)
 	h->index = m->nhosts;
 	h->state = HOST_CONNECTING;
 	h->state_ms = m->clock_ms();
-	h->last = LOGTIME_UNKNOWN;
+	h->last = h->last_at = LOGTIME_UNKNOWN;
 	h->node.hash = htab_hash_str(name, 7);
 	htab_insert(&m->host_index, &h->node);
 	m->hosts = xrealloc(m->hosts, (m->nhosts + 1) * sizeof *m->hosts);
@@ -48,13 +47,10 @@ void model_host_set(struct model *m, struct model_host *h,
 		h->state_ms = m->clock_ms();
 	h->state = state;
 	free(h->reason);
-	h->reason = NULL;
-	if (reason) {
-		struct strbuf sb = STRBUF_INIT;
-		/* From ssh's or the remote side's stderr: hostile text. */
-		sanitize(&sb, reason, strlen(reason));
-		h->reason = sb_detach(&sb);
-	}
+	/* Kept as it came (ssh's or the remote side's stderr, hostile
+	 * text): each view sanitises it where it shows it, as it does a
+	 * log's text.  Sanitised here too, it was escaped twice. */
+	h->reason = reason ? xstrdup(reason) : NULL;
 }
 
 size_t model_hosts_in(const struct model *m, enum host_state state)
@@ -80,7 +76,8 @@ const char *host_state_name(enum host_state s)
 	return s < HOST_STATE_COUNT ? names[s] : "?";
 }
 
-struct model_host *model_host_count(struct model *m, struct incident *inc)
+struct model_host *model_host_count(struct model *m, struct incident *inc,
+				    logtime_t last_at)
 {
 	struct model_host *h = model_host_add(m, inc->host);
 
@@ -93,6 +90,9 @@ struct model_host *model_host_count(struct model *m, struct incident *inc)
 	if (inc->last != LOGTIME_UNKNOWN &&
 	    (h->last == LOGTIME_UNKNOWN || inc->last > h->last))
 		h->last = inc->last;
+	if (last_at != LOGTIME_UNKNOWN &&
+	    (h->last_at == LOGTIME_UNKNOWN || last_at > h->last_at))
+		h->last_at = last_at;
 	h->seen_ms = m->clock_ms();
 	return h;
 }

@@ -10,8 +10,11 @@
 
 #define USEC_PER_MIN 60000000LL
 /* Minutes kept per process: the hour of the widest window, the minute
- * it starts in, and a few ahead of the clock (a skewed host). */
-#define MINUTES_MAX (MODEL_WINDOW_MINUTES + 10)
+ * it starts in, the minute now is in, and those ahead of the clock that
+ * a skewed host's times are believed in (model_counted_time): no time is
+ * counted further ahead, so future minutes never crowd out new ones. */
+#define MINUTES_MAX (MODEL_WINDOW_MINUTES + 3 + \
+		     (int)(MODEL_SKEW_USEC / USEC_PER_MIN))
 
 #define LRU_PROC(l) DLIST_ENTRY(l, struct process, lru)
 #define RAW_PROC(l) DLIST_ENTRY(l, struct process, raw)
@@ -129,10 +132,21 @@ static void raw_hold(struct model *m, struct process *p)
 		raw_let_go(m, RAW_PROC(m->raw.last));
 }
 
-void live_count(struct model *m, struct process *p, struct incident *inc)
+/* The order of incidents as counted: by when they count (a time far
+ * ahead counts as of its reading), then the report's order. */
+static int counted_cmp(const struct incident *a, const struct incident *b)
+{
+	if (a->at != b->at && a->at != LOGTIME_UNKNOWN &&
+	    b->at != LOGTIME_UNKNOWN)
+		return a->at < b->at ? -1 : 1;
+	return model_incident_cmp(a, b);
+}
+
+void live_count(struct model *m, struct process *p, struct incident *inc,
+		logtime_t now)
 {
 	live_touch(m, p);
-	if (!p->latest || model_incident_cmp(inc, p->latest) >= 0) {
+	if (!p->latest || counted_cmp(inc, p->latest) >= 0) {
 		if (p->latest) {
 			raw_let_go(m, p);
 			model_unref(m, p->latest);
@@ -143,9 +157,9 @@ void live_count(struct model *m, struct process *p, struct incident *inc)
 	}
 	if (m->keep)
 		keep_recent(m, p, inc);
-	if (inc->first != LOGTIME_UNKNOWN) {
-		long long now_min = logtime_now() / USEC_PER_MIN;
-		long long min = inc->first / USEC_PER_MIN;
+	if (inc->at != LOGTIME_UNKNOWN) {
+		long long now_min = now / USEC_PER_MIN;
+		long long min = inc->at / USEC_PER_MIN;
 		add_minute(&p->minutes, &p->nminutes, min, inc->resource,
 			   now_min);
 		add_minute(&m->minutes, &m->nminutes, min, inc->resource,
@@ -200,7 +214,11 @@ void model_trend(const struct process *p, logtime_t now, unsigned *trend,
 	memset(trend, 0, (size_t)n * sizeof *trend);
 	for (size_t i = 0; i < p->nminutes; i++) {
 		long long age = now_min - p->minutes[i].min;
-		if (age < 0 || age >= n)
+		/* A minute ahead (a skewed host, believed): the current one,
+		 * as the windows count it. */
+		if (age < 0)
+			age = 0;
+		if (age >= n)
 			continue;
 		for (int r = 0; r < RES_COUNT; r++)
 			trend[n - 1 - age] += p->minutes[i].n[r];

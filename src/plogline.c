@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <limits.h>
 #include <string.h>
 
 #include "plogline.h"
@@ -71,6 +72,31 @@ static long parse_long(const char *s, size_t n, size_t *used)
 	return v;
 }
 
+/* The pid of a header: digits, or '-' and digits.  One out of range
+ * (negative, or above LONG_MAX) is no pid the system could have: it is
+ * taken as unknown (0, as when the log does not say), so that the chain
+ * is still counted, under its process name (the raw lines keep the pid
+ * as the log wrote it).  Returns the bytes used, 0 if there is no pid. */
+static size_t parse_pid(const char *s, size_t n, long *pid)
+{
+	const size_t neg = s[0] == '-';
+	size_t i = neg;
+	long v = 0;
+	int over = 0;
+
+	for (; i < n && is_digit(s[i]); i++) {
+		int d = s[i] - '0';
+		if (v > (LONG_MAX - d) / 10)
+			over = 1;
+		else
+			v = v * 10 + d;
+	}
+	if (i == neg)
+		return 0;
+	*pid = over || neg ? 0 : v;
+	return i;
+}
+
 /* After the stamp: the RUNTIME/ASCENDCL shape "[file.cc:LINE]TID " or
  * "[file.cc:LINE] TID ", which gives the thread.  Other shapes keep tid 0
  * and their text starts right after the stamp. */
@@ -124,8 +150,9 @@ int plog_parse(const char *line, size_t len, struct plog_header *h)
 	h->module.len = i - h->module.off;
 	if (!h->module.len || i >= len || line[i] != '(')
 		return 0;
-	size_t used;
-	h->pid = parse_long(line + i + 1, len - i - 1, &used);
+	if (i + 1 >= len)
+		return 0;
+	size_t used = parse_pid(line + i + 1, len - i - 1, &h->pid);
 	i += 1 + used;
 	if (!used || i >= len || line[i] != ',')
 		return 0;

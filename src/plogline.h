@@ -24,7 +24,8 @@ struct span {
 struct plog_header {
 	enum plog_level level;
 	struct span module;
-	long pid;
+	long pid;		/* 0: none the system could have (see
+				 * plogline.c's parse_pid) */
 	struct span name;	/* may be empty */
 	struct span stamp;
 	logtime_t time;		/* LOGTIME_UNKNOWN when the stamp is odd */

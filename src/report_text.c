@@ -185,6 +185,32 @@ static void header(struct strbuf *sb, const struct model *m,
 		  offsetof(struct skipped, why));
 }
 
+/* Text s, sanitised, from column col of a line, wrapped in full at 80
+ * columns between words; the lines it wraps into start at column
+ * indent.  (A reason cut to its first words hides what went wrong.) */
+static void put_wrapped(struct strbuf *sb, const char *s, size_t col,
+			size_t indent)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, s, strlen(s));
+	const char *p = sb_str(&clean);
+	while (*p) {
+		size_t room = col + 10 < 80 ? 80 - col : 10;
+		size_t n = wrap_break(p, room);
+		sb_add(sb, p, n);
+		p += n;
+		while (*p == ' ')
+			p++;
+		if (!*p)
+			break;
+		sb_addc(sb, '\n');
+		for (col = 0; col < indent; col++)
+			sb_addc(sb, ' ');
+	}
+	sb_free(&clean);
+}
+
 /* Each host of a fleet: its state, what it read, its incidents. */
 static void hosts_part(struct strbuf *sb, const struct model *m,
 		       const struct report_opts *o)
@@ -193,10 +219,13 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 		const struct model_host *h = m->hosts[i];
 		int down = h->state == HOST_DOWN;
 		pad(sb, i ? "" : _("Hosts:"), 8, 0);
+		size_t at = sb->len;
 		put_clean(sb, h->name, 24, 0);
+		size_t col = 8 + text_width(sb->buf + at);
 		if (down) {
 			sb_addf(sb, " %s%s%s ", RED(o), _("down:"), OFF(o));
-			put_clean(sb, h->reason ? h->reason : "?", 44, 0);
+			col += 2 + text_width(_("down:"));
+			put_wrapped(sb, h->reason ? h->reason : "?", col, 10);
 		} else {
 			sb_addf(sb, " %s, ", host_state_name(h->state));
 			sb_addf(sb, ngettext("%zu file, ", "%zu files, ",
@@ -206,6 +235,21 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 		}
 		sb_addc(sb, '\n');
 	}
+}
+
+/* The PID column: 7 wide, or the widest pid's width, so that a long pid
+ * does not push the columns after it out of line. */
+static size_t pid_width(const struct model *m)
+{
+	size_t w = 7;
+	char buf[24];
+
+	for (size_t i = 0; i < m->nprocs; i++) {
+		int n = snprintf(buf, sizeof buf, "%ld", m->procs[i]->pid);
+		if (n > 0 && (size_t)n > w)
+			w = (size_t)n;
+	}
+	return w;
 }
 
 static void process_table(struct strbuf *sb, const struct model *m,
@@ -220,7 +264,8 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		pad(sb, _("HOST"), 12, 0);
 		sb_addc(sb, ' ');
 	}
-	pad(sb, _("PID"), 7, 0);
+	size_t pidw = pid_width(m);
+	pad(sb, _("PID"), pidw, 0);
 	sb_addc(sb, ' ');
 	pad(sb, _("NAME"), 12, 0);
 	sb_addc(sb, ' ');
@@ -240,9 +285,9 @@ static void process_table(struct strbuf *sb, const struct model *m,
 			sb_addc(sb, ' ');
 		}
 		if (p->pid)
-			sb_addf(sb, "%-7ld ", p->pid);
+			sb_addf(sb, "%-*ld ", (int)pidw, p->pid);
 		else
-			sb_addf(sb, "%-7s ", "-");
+			sb_addf(sb, "%-*s ", (int)pidw, "-");
 		put_clean(sb, *p->name ? p->name : "-", 12, 1);
 		sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
 		for (size_t c = 0; c < NCOLUMNS; c++) {

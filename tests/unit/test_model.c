@@ -120,6 +120,126 @@ static void test_windows_and_trend(void **state)
 	model_free(&m);
 }
 
+/* 75 incidents dated 2099 at 75 minutes, then 5 of now: the future ones
+ * count as of when they were read, so neither they nor anything else
+ * crowds the minutes; new ones are counted, in the windows and the
+ * trend, and the windows empty as time goes on. */
+static void test_future_times_count_when_read(void **state)
+{
+	struct model m;
+	size_t by[RES_COUNT];
+	logtime_t future = logtime_make(2099, 1, 1, 0, 0, 0, 0);
+	logtime_t now = logtime_now();
+
+	(void)state;
+	live_model(&m, 10);
+	for (int i = 0; i < 75; i++)
+		model_add(&m, make(DEAD_PID, "future", RES_STREAM,
+				   future + i * MIN_USEC, NULL));
+	for (int i = 0; i < 5; i++)
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+	assert_int_equal(model_count_window(&m, MIN_USEC, now), 80);
+	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 80);
+	assert_int_equal(model_count_window(&m, 0, now), 80);
+	struct process *f = m.procs[0], *p = m.procs[1];
+	assert_string_equal(p->name, "now");
+	assert_int_equal(model_window(&m, p, MIN_USEC, now, by), 5);
+	assert_int_equal(by[RES_EVENT], 5);
+	assert_int_equal(model_window(&m, f, MIN_USEC, now, by), 75);
+	unsigned trend[10];
+	model_trend(p, now, trend, 10);
+	assert_int_equal(trend[9], 5);
+	/* An hour and more later, by this host's clock, all have gone out
+	 * of the windows; the 2099 ones do not stay in them for ever. */
+	logtime_t later = now + 62 * MIN_USEC;
+	assert_int_equal(model_count_window(&m, MIN_USEC, later), 0);
+	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, later), 0);
+	model_trend(f, later, trend, 10);
+	for (int i = 0; i < 10; i++)
+		assert_int_equal(trend[i], 0);
+	/* Shown as the log wrote it. */
+	assert_int_equal(f->first, future);
+	assert_int_equal(f->last, future + 74 * MIN_USEC);
+	model_free(&m);
+}
+
+/* The "last" sort and a process's latest incident go by when a time far
+ * ahead was read, local or a remote's first_seen alike; a time a few
+ * minutes ahead (hosts of one job skew) is believed. */
+static void test_future_times_sort_when_read(void **state)
+{
+	struct model m;
+	logtime_t future = logtime_make(2099, 1, 1, 0, 0, 0, 0);
+	logtime_t now = logtime_now();
+
+	(void)state;
+	live_model(&m, 10);
+	struct incident *remote = make(DEAD_PID, "r", RES_STREAM, future, NULL);
+	remote->host = "h1";
+	model_add(&m, remote);
+	model_add(&m, make(DEAD_PID, "l", RES_STREAM, future, NULL));
+	/* Written after the 2099 one was read. */
+	struct incident *cur = make(DEAD_PID, "l", RES_STREAM,
+				    logtime_now() + 1000, NULL);
+	model_add(&m, cur);
+	const struct process *r = m.procs[0], *l = m.procs[1];
+	assert_true(r->last_at <= logtime_now());
+	assert_int_equal(l->last_at, cur->first);
+	assert_int_equal(r->last, future);
+	assert_int_equal(l->last, future);
+	/* The latest is the one read last, not the one dated 2099. */
+	assert_ptr_equal(l->latest, cur);
+	assert_true(m.hosts[0]->last_at <= logtime_now());
+	assert_int_equal(m.hosts[0]->last, future);
+	/* Three minutes ahead: believed, and counted in the current minute
+	 * of the trend and in the 1-minute window. */
+	logtime_t ahead = now + 3 * MIN_USEC;
+	model_add(&m, make(DEAD_PID + 1, "ahead", RES_STREAM, ahead, NULL));
+	const struct process *a = m.procs[2];
+	assert_int_equal(a->last_at, ahead);
+	unsigned trend[10];
+	model_trend(a, now, trend, 10);
+	assert_int_equal(trend[9], 1);
+	size_t by[RES_COUNT];
+	assert_int_equal(model_window(&m, a, MIN_USEC, now, by), 1);
+	/* The rule itself, at its edge. */
+	assert_int_equal(model_counted_time(now + MODEL_SKEW_USEC, now),
+			 now + MODEL_SKEW_USEC);
+	assert_int_equal(model_counted_time(now + MODEL_SKEW_USEC + 1, now),
+			 now);
+	assert_int_equal(model_counted_time(now - 100 * MIN_USEC, now),
+			 now - 100 * MIN_USEC);
+	assert_int_equal(model_counted_time(LOGTIME_UNKNOWN, now),
+			 LOGTIME_UNKNOWN);
+	model_free(&m);
+}
+
+/* A time far in the past (history, a log replayed) is counted by its
+ * own time, in no window; it neither crowds the minutes nor hides what
+ * comes after it. */
+static void test_past_times_do_not_break_windows(void **state)
+{
+	struct model m;
+	logtime_t now = logtime_now();
+	logtime_t old = logtime_make(1971, 1, 1, 0, 0, 0, 0);
+
+	(void)state;
+	live_model(&m, 10);
+	for (int i = 0; i < 75; i++)
+		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
+				   old + i * MIN_USEC, NULL));
+	for (int i = 0; i < 75; i++)
+		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
+				   now - (120 + i) * MIN_USEC, NULL));
+	for (int i = 0; i < 5; i++)
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+	assert_int_equal(model_count_window(&m, MIN_USEC, now), 5);
+	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 5);
+	assert_int_equal(model_count_window(&m, 0, now), 155);
+	assert_true(m.nminutes <= 2);
+	model_free(&m);
+}
+
 static void test_recent_and_latest(void **state)
 {
 	struct model m;
@@ -368,6 +488,9 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_processes_by_hash),
 		cmocka_unit_test(test_windows_and_trend),
+		cmocka_unit_test(test_future_times_count_when_read),
+		cmocka_unit_test(test_past_times_do_not_break_windows),
+		cmocka_unit_test(test_future_times_sort_when_read),
 		cmocka_unit_test(test_recent_and_latest),
 		cmocka_unit_test(test_raw_lines_of_recent_processes),
 		cmocka_unit_test(test_kept_in_all_is_bounded),

@@ -314,6 +314,36 @@ static void test_peek_level(void **state)
 	assert_string_equal(plog_level_name(LEVEL_OTHER), "OTHER");
 }
 
+/* A pid no system could have (above LONG_MAX, negative) still makes a
+ * header: the chain is counted with its pid unknown (0), never taken
+ * for the text of the line before.  The largest long is a pid. */
+static void test_pid_out_of_range(void **state)
+{
+	static const char *const pids[] = {
+		"9223372036854775808", "99999999999999999999999999", "-1",
+		"-4711",
+	};
+	char line[256];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof pids / sizeof pids[0]; i++) {
+		snprintf(line, sizeof line, "[ERROR] RUNTIME(%s,train):"
+			 "2026-07-13-11:39:20.982.549 [a.cc:1]7 text", pids[i]);
+		check(line, &(struct want){
+			LEVEL_ERROR, "RUNTIME", 0, "train",
+			"2026-07-13-11:39:20.982.549", "a.cc:1", 7, "text" });
+	}
+	check("[ERROR] RUNTIME(9223372036854775807,train):"
+	      "2026-07-13-11:39:20.982.549 [a.cc:1]7 text",
+	      &(struct want){
+		      LEVEL_ERROR, "RUNTIME", 9223372036854775807L, "train",
+		      "2026-07-13-11:39:20.982.549", "a.cc:1", 7, "text" });
+	/* No digits: not a pid, not a header. */
+	struct plog_header h;
+	const char *bad = "[ERROR] RUNTIME(-,train):2026-07-13-11:39:20.982.549 x";
+	assert_false(plog_parse(bad, strlen(bad), &h));
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -330,6 +360,7 @@ int main(void)
 		cmocka_unit_test(test_not_plog),
 		cmocka_unit_test(test_length_is_respected),
 		cmocka_unit_test(test_peek_level),
+		cmocka_unit_test(test_pid_out_of_range),
 	};
 	return UNIT_RUN("plogline", tests);
 }
