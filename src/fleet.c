@@ -10,12 +10,16 @@
 #include "remote_incident.h"
 #include "report.h"
 #include "sanitize.h"
+#include "wire_limits.h"
 #include "xalloc.h"
 
 #define CLOSING_GRACE_MS 2000	/* output ended: the child should too */
 
-/* A stream line holds one incident: a few hundred values at most. */
-static const struct json_limits line_limits = { 65536, 20000 };
+/* A stream line holds one incident, as wire_limits.h bounds it. */
+static const struct json_limits line_limits = { WIRE_STRING_MAX,
+						WIRE_VALUES_MAX };
+_Static_assert(WIRE_INCIDENT_MAX <= REMOTE_LINE_MAX,
+	       "a stream line holds the longest incident written");
 
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
 {

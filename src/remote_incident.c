@@ -101,7 +101,7 @@ static int get_time(const struct jval *o, const char *key, logtime_t *t,
 /* Field keys are names (rules name them): nothing else is taken. */
 static int field_key_ok(const char *k, size_t len)
 {
-	if (!len || len > 64)
+	if (!len || len > WIRE_KEY_MAX)
 		return 0;
 	for (size_t i = 0; i < len; i++) {
 		char c = k[i];
