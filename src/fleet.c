@@ -18,7 +18,7 @@
 /* A stream line holds one incident, as wire_limits.h bounds it. */
 static const struct json_limits line_limits = { WIRE_STRING_MAX,
 						WIRE_VALUES_MAX };
-_Static_assert(WIRE_INCIDENT_MAX <= REMOTE_LINE_MAX,
+_Static_assert(WIRE_INCIDENT_MAX + 64 <= REMOTE_LINE_MAX,
 	       "a stream line holds the longest incident written");
 
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
@@ -195,8 +195,8 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 	fh->mh->attempts++;
 	fh->hello = 0;
 	fh->closing = 0;
-	sb_reset(&fh->doc);
-	fh->doc_over = 0;
+	if (fl->o.once)
+		fleet_once_begin(fl, fh);
 	if (remote_start(&fh->r, argv, &err) < 0) {
 		fleet_host_down(fl, fh, err.buf, now);
 	} else {
@@ -275,14 +275,10 @@ static int on_line(void *ctx, const char *line, size_t len)
 	int rc = 0;
 
 	if (lc->fl->o.once) {
-		if (fh->doc.len + len + 1 > FLEET_DOC_MAX) {
-			sb_addf(&lc->why, "its report is over %u MiB",
-				FLEET_DOC_MAX >> 20);
-			return 1;
-		}
-		sb_add(&fh->doc, line, len);
-		sb_addc(&fh->doc, '\n');
-		return 0;
+		if (fleet_once_line(fh, line, len) == 0)
+			return 0;
+		fleet_once_broken(lc->fl, fh, &lc->why);
+		return 1;
 	}
 	if (json_parse(line, len, &line_limits, &v, &err) < 0) {
 		sb_addf(&lc->why, "protocol error: %s", err.buf);
@@ -435,7 +431,7 @@ void fleet_free(struct fleet *fl)
 		if (fh->running)
 			remote_stop(&fh->r, 500);
 		sb_free(&fh->r.lasterr);
-		sb_free(&fh->doc);
+		fleet_once_free(fh);
 		for (size_t j = 0; j < fh->npaths; j++)
 			free(fh->paths[j]);
 		free(fh->paths);

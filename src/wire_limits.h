@@ -15,8 +15,9 @@
 #define WIRE_FIELDS_MAX 64
 #define WIRE_KEY_MAX 64
 /* Bytes of one incident's JSON as written: fields are cut to fit.  A
- * stream line this long is read (REMOTE_LINE_MAX is not less). */
-#define WIRE_INCIDENT_MAX (1u << 20)
+ * line of a stream or of a report that holds it is read (it stays under
+ * REMOTE_LINE_MAX, 1 MiB, with room for its indent and comma). */
+#define WIRE_INCIDENT_MAX ((1u << 20) - 4096)
 /* JSON values in one incident (its fields and a few more). */
 #define WIRE_VALUES_MAX (4 * WIRE_FIELDS_MAX + 64)
 
