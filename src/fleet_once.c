@@ -13,6 +13,7 @@
 #include <sys/wait.h>
 
 #include "fleet_int.h"
+#include "i18n.h"
 #include "follow.h"
 #include "json_reader.h"
 #include "jsonparse.h"
@@ -281,7 +282,7 @@ void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 		if (fh->npaths && (code == 2 || fh->mh->empty_roots))
 			fh->mh->trouble = 1;
 		else if (!fh->npaths && !fh->mh->files)
-			note = "no logs yet";
+			note = N_("no logs yet");
 		if (fo->refused || fh->mh->bad_claims)
 			fh->mh->trouble = 1;
 		model_host_set(fl->m, fh->mh, HOST_DONE, note);
