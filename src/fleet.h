@@ -32,6 +32,12 @@ struct fleet_opts {
 
 struct fleet;
 
+/* At start: the soft limit on open files raised to the hard one.  Each
+ * connected host takes two; hosts beyond what the limit then allows
+ * (less FLEET_FD_RESERVE and what is open) run in waves in --once, and
+ * are not connected in the live modes (said, each down with why). */
+void fleet_raise_fd_limit(void);
+
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o);
 /* A path to read on host ("" for its default root); a host named twice
  * reads all its paths over one connection. */

@@ -20,6 +20,9 @@ struct fleet_host {
 					 * its report's timeout */
 	unsigned backoff_ms;
 	struct fleet_once *once;	/* --once: its report being read */
+	int waiting;			/* --once: for a free slot */
+	int no_slot;			/* live: beyond the open-file limit,
+					 * never connected */
 };
 
 struct fleet {
@@ -27,6 +30,7 @@ struct fleet {
 	struct fleet_opts o;
 	struct fleet_host *h;
 	size_t n;
+	size_t slots;		/* hosts connected at once, at most */
 	unsigned long long gen;
 };
 

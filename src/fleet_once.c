@@ -312,10 +312,10 @@ void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
 
 size_t fleet_run_once(struct fleet *fl)
 {
+	fleet_start(fl, monotonic_ms());
 	size_t np = fleet_npoll(fl);
 	struct pollfd *p = xcalloc(np ? np : 1, sizeof *p);
 
-	fleet_start(fl, monotonic_ms());
 	while (!fleet_done(fl)) {
 		size_t n = fleet_pollfds(fl, p, np);
 		int rc = poll(p, n, fleet_timeout(fl, monotonic_ms()));
