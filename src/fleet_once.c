@@ -18,6 +18,7 @@
 #include "json_reader.h"
 #include "jsonparse.h"
 #include "remote_incident.h"
+#include "sanitize.h"
 #include "wire_limits.h"
 #include "xalloc.h"
 #include "report.h"
@@ -97,8 +98,15 @@ static void take_scan(struct fleet *fl, struct fleet_host *fh,
 			host_path(&p, mh->name, path);
 			model_add_root(m, p.buf);
 			m->root_files[m->nroots - 1] = files;
-			if (!files)
+			if (!files && fh->npaths) {
+				/* As a local PATH that gave nothing. */
+				struct strbuf c = STRBUF_INIT;
+				sanitize(&c, p.buf, p.len);
+				fprintf(stderr, _("plogtop: %s: nothing readable "
+						  "there\n"), c.buf);
+				sb_free(&c);
 				mh->empty_roots++;
+			}
 		}
 	}
 	size_t nproblems = 0;
