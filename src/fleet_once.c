@@ -24,8 +24,9 @@
 #include "report.h"
 
 /* The largest value of a report read whole: its scan (problems and
- * skipped files are listed at most MODEL_LISTED each). */
-#define ONCE_ITEM_MAX (4u << 20)
+ * skipped files are listed at most MODEL_LISTED each), one line of the
+ * report as the writer puts it, and no line is longer. */
+#define ONCE_ITEM_MAX REMOTE_LINE_MAX
 
 struct fleet_once {
 	struct json_reader rd;

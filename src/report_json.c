@@ -173,7 +173,7 @@ static void process_part(struct strbuf *sb, const struct process *p)
 	sb_adds(sb, ", \"pid\": ");
 	pid_value(sb, p->pid);
 	sb_adds(sb, ", ");
-	kv_str(sb, "name", p->name);
+	kv_wire(sb, "name", p->name);	/* as its incidents name it */
 	sb_adds(sb, ", \"first_seen\": ");
 	json_time(sb, p->first);
 	sb_adds(sb, ", \"last_seen\": ");
