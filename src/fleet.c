@@ -1,8 +1,11 @@
 #include "config.h"
 
+#include <dirent.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "i18n.h"
 #include "fleet_int.h"
@@ -10,12 +13,71 @@
 #include "remote_incident.h"
 #include "report.h"
 #include "sanitize.h"
+#include "wire_limits.h"
 #include "xalloc.h"
 
 #define CLOSING_GRACE_MS 2000	/* output ended: the child should too */
+/* Open files kept for all but the hosts' pipes: log files, inotify,
+ * the prom file, a child's pipes while it starts. */
+#define FLEET_FD_RESERVE 64
 
-/* A stream line holds one incident: a few hundred values at most. */
-static const struct json_limits line_limits = { 65536, 20000 };
+/* A stream line holds one incident, as wire_limits.h bounds it. */
+static const struct json_limits line_limits = { WIRE_STRING_MAX,
+						WIRE_VALUES_MAX };
+_Static_assert(WIRE_INCIDENT_MAX + 64 <= REMOTE_LINE_MAX,
+	       "a stream line holds the longest incident written");
+
+/* ---- open files: two a connected host ---- */
+
+void fleet_raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	/* As far as the hard limit allows: a failure leaves the limit as
+	 * it was, and the fleet says what that allows. */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
+/* Descriptors open now (the directory's own not counted). */
+static size_t fds_open(void)
+{
+	DIR *d = opendir("/proc/self/fd");
+	size_t n = 0;
+
+	if (!d)
+		return 16;	/* no /proc: a guess, the reserve covers it */
+	while (readdir(d))
+		n++;
+	closedir(d);
+	return n > 3 ? n - 3 : 0;	/* ".", ".." and d's own */
+}
+
+/* The soft limit on open files (0: none). */
+static unsigned long long fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
+		return 0;
+	return rl.rlim_cur;
+}
+
+/* How many hosts may be connected at once: each holds two pipes. */
+static size_t host_slots(size_t nhosts)
+{
+	unsigned long long lim = fd_limit(), used = fds_open() +
+							FLEET_FD_RESERVE;
+
+	if (!lim)
+		return nhosts;
+	size_t slots = lim > used ? (size_t)((lim - used) / 2) : 0;
+	if (!slots)
+		slots = 1;	/* one at a time, rather than none */
+	return slots < nhosts ? slots : nhosts;
+}
 
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
 {
@@ -191,8 +253,8 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 	fh->mh->attempts++;
 	fh->hello = 0;
 	fh->closing = 0;
-	sb_reset(&fh->doc);
-	fh->doc_over = 0;
+	if (fl->o.once)
+		fleet_once_begin(fl, fh);
 	if (remote_start(&fh->r, argv, &err) < 0) {
 		fleet_host_down(fl, fh, err.buf, now);
 	} else {
@@ -205,10 +267,68 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 	sb_free(&err);
 }
 
+/* Hosts beyond the open-file limit in a live fleet: never connected,
+ * each down with the reason, and said once. */
+static void no_slot(struct fleet *fl, size_t from)
+{
+	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
+	unsigned long long lim = fd_limit();
+
+	sb_addf(&why, _("not connected: the open file limit (ulimit -n %llu) "
+			"allows %zu hosts at once"), lim, from);
+	for (size_t i = from; i < fl->n; i++) {
+		struct fleet_host *fh = &fl->h[i];
+		fh->no_slot = 1;
+		model_host_set(fl->m, fh->mh, HOST_DOWN, why.buf);
+		/* Never due: not retried. */
+		fh->mh->retry_ms = ULLONG_MAX;
+	}
+	fl->gen++;
+	sb_addf(&msg, _("%zu of %zu hosts cannot be connected: each takes "
+			"2 open files and the limit (ulimit -n) is %llu; raise "
+			"it (LimitNOFILE= in a unit)"), fl->n - from, fl->n, lim);
+	if (fl->o.on_message)
+		fl->o.on_message(fl->o.ctx, msg.buf);
+	else
+		fprintf(stderr, "plogtop: %s\n", msg.buf);
+	sb_free(&msg);
+	sb_free(&why);
+}
+
+/* --once: the hosts waiting for a slot start as others end (bounded
+ * waves, so that no more pipes are open than the limit allows). */
+static void start_waiting(struct fleet *fl, unsigned long long now)
+{
+	size_t running = 0;
+
+	for (size_t i = 0; i < fl->n; i++)
+		running += fl->h[i].running;
+	for (size_t i = 0; i < fl->n && running < fl->slots; i++) {
+		struct fleet_host *fh = &fl->h[i];
+		if (!fh->waiting)
+			continue;
+		fh->waiting = 0;
+		connect_host(fl, fh, now);
+		running += fh->running;
+	}
+}
+
 void fleet_start(struct fleet *fl, unsigned long long now_ms)
 {
+	size_t slots = host_slots(fl->n);
+
+	if (!fl->slots || slots < fl->slots)
+		fl->slots = slots;
 	for (size_t i = 0; i < fl->n; i++)
+		fl->h[i].waiting = fl->o.once;
+	if (fl->o.once) {
+		start_waiting(fl, now_ms);
+		return;
+	}
+	for (size_t i = 0; i < fl->n && i < fl->slots; i++)
 		connect_host(fl, &fl->h[i], now_ms);
+	if (fl->slots < fl->n)
+		no_slot(fl, fl->slots);
 }
 
 /* ---- lines of a stream ---- */
@@ -271,14 +391,10 @@ static int on_line(void *ctx, const char *line, size_t len)
 	int rc = 0;
 
 	if (lc->fl->o.once) {
-		if (fh->doc.len + len + 1 > FLEET_DOC_MAX) {
-			sb_addf(&lc->why, "its report is over %u MiB",
-				FLEET_DOC_MAX >> 20);
-			return 1;
-		}
-		sb_add(&fh->doc, line, len);
-		sb_addc(&fh->doc, '\n');
-		return 0;
+		if (fleet_once_line(fh, line, len) == 0)
+			return 0;
+		fleet_once_broken(lc->fl, fh, &lc->why);
+		return 1;
 	}
 	if (json_parse(line, len, &line_limits, &v, &err) < 0) {
 		sb_addf(&lc->why, "protocol error: %s", err.buf);
@@ -296,23 +412,40 @@ static int on_line(void *ctx, const char *line, size_t len)
 
 /* ---- the loop's side ---- */
 
+/* Two for each host that may be connected at once: never more than
+ * the open-file limit allows (poll refuses more). */
 size_t fleet_npoll(const struct fleet *fl)
 {
-	return 2 * fl->n;
+	return 2 * (fl->slots ? fl->slots : host_slots(fl->n));
 }
 
+/* The connected hosts only, in host order (fleet_handle finds each
+ * host's pair by its descriptors). */
 size_t fleet_pollfds(const struct fleet *fl, struct pollfd *p, size_t max)
 {
 	size_t k = 0;
 
 	for (size_t i = 0; i < fl->n && k + 2 <= max; i++) {
 		const struct fleet_host *fh = &fl->h[i];
-		p[k++] = (struct pollfd){ fh->running ? fh->r.out : -1,
-					  POLLIN, 0 };
-		p[k++] = (struct pollfd){ fh->running ? fh->r.err : -1,
-					  POLLIN, 0 };
+		if (!fh->running)
+			continue;
+		p[k++] = (struct pollfd){ fh->r.out, POLLIN, 0 };
+		p[k++] = (struct pollfd){ fh->r.err, POLLIN, 0 };
 	}
 	return k;
+}
+
+/* The host's pair among the n polled from *k: the descriptors of a
+ * host connected since are not there. */
+static const struct pollfd *polled(const struct fleet_host *fh,
+				   const struct pollfd *p, size_t n,
+				   size_t *k)
+{
+	if (!fh->running || *k + 2 > n || p[*k].fd != fh->r.out ||
+	    p[*k + 1].fd != fh->r.err || p[*k].fd < 0)
+		return NULL;
+	*k += 2;
+	return &p[*k - 2];
 }
 
 /* The child's output ended: it is reaped, then the host is done (a
@@ -367,11 +500,13 @@ static void read_host(struct fleet *fl, struct fleet_host *fh,
 void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 		  unsigned long long now)
 {
+	size_t k = 0;
+
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fleet_host *fh = &fl->h[i];
+		const struct pollfd *pp = polled(fh, p, n, &k);
 		if (fh->running)
-			read_host(fl, fh, 2 * i < n ? &p[2 * i] : NULL,
-				  2 * i + 1 < n ? &p[2 * i + 1] : NULL, now);
+			read_host(fl, fh, pp, pp ? pp + 1 : NULL, now);
 		if (fh->running && fh->closing)
 			closing(fl, fh, now);
 		else if (fh->running && fl->o.once && now >= fh->deadline) {
@@ -380,12 +515,14 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 				fl->o.timeout_ms / 1000);
 			fleet_host_down(fl, fh, why.buf, now);
 			sb_free(&why);
-		} else if (!fh->running && !fl->o.once &&
+		} else if (!fh->running && !fl->o.once && !fh->no_slot &&
 			 fh->mh->state == HOST_DOWN &&
 			 now >= fh->mh->retry_ms) {
 			connect_host(fl, fh, now);
 		}
 	}
+	if (fl->o.once)
+		start_waiting(fl, now);
 }
 
 int fleet_timeout(const struct fleet *fl, unsigned long long now)
@@ -399,7 +536,7 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now)
 			due = 20;
 		else if (fh->running && fl->o.once)
 			due = fh->deadline > now ? (long long)(fh->deadline - now) : 0;
-		else if (!fh->running && !fl->o.once &&
+		else if (!fh->running && !fl->o.once && !fh->no_slot &&
 			 fh->mh->state == HOST_DOWN)
 			due = fh->mh->retry_ms > now
 			      ? (long long)(fh->mh->retry_ms - now) : 0;
@@ -412,7 +549,7 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now)
 int fleet_done(const struct fleet *fl)
 {
 	for (size_t i = 0; i < fl->n; i++)
-		if (fl->h[i].running)
+		if (fl->h[i].running || fl->h[i].waiting)
 			return 0;
 	return 1;
 }
@@ -431,7 +568,7 @@ void fleet_free(struct fleet *fl)
 		if (fh->running)
 			remote_stop(&fh->r, 500);
 		sb_free(&fh->r.lasterr);
-		sb_free(&fh->doc);
+		fleet_once_free(fh);
 		for (size_t j = 0; j < fh->npaths; j++)
 			free(fh->paths[j]);
 		free(fh->paths);

@@ -16,7 +16,6 @@
 
 #define FLEET_BACKOFF_MIN_MS 1000
 #define FLEET_BACKOFF_MAX_MS 60000
-#define FLEET_DOC_MAX (64u << 20)	/* a --once report of one host */
 
 struct fleet_opts {
 	const char *ssh;	/* --ssh: words split at white space */
@@ -32,6 +31,12 @@ struct fleet_opts {
 };
 
 struct fleet;
+
+/* At start: the soft limit on open files raised to the hard one.  Each
+ * connected host takes two; hosts beyond what the limit then allows
+ * (less FLEET_FD_RESERVE and what is open) run in waves in --once, and
+ * are not connected in the live modes (said, each down with why). */
+void fleet_raise_fd_limit(void);
 
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o);
 /* A path to read on host ("" for its default root); a host named twice
@@ -54,7 +59,8 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now_ms);
 /* --once: every host has its report, or failed. */
 int fleet_done(const struct fleet *fl);
 /* --once: runs every host to its end (or the timeout); returns the
- * number of hosts that failed. */
+ * number of hosts that failed: down, or done with trouble (a PATH named
+ * there that gave nothing, incidents or claims refused). */
 size_t fleet_run_once(struct fleet *fl);
 /* A counter that changes whenever an incident or a state arrived. */
 unsigned long long fleet_generation(const struct fleet *fl);

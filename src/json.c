@@ -1,5 +1,6 @@
 #include "config.h"
 
+#include <stdint.h>
 #include <string.h>
 
 #include "json.h"
@@ -17,33 +18,88 @@ static int plain(const char *s, size_t n)
 	return 1;
 }
 
-void json_string(struct strbuf *out, const char *s, size_t n)
+#define CUT_MARK "\xe2\x80\xa6"	/* U+2026: a string cut at its bound */
+
+/* The bytes of the character or sanitiser escape at s (len left). */
+static size_t token_len(const unsigned char *s, size_t len)
+{
+	size_t n = 1;
+
+	if (s[0] == '\\' && len > 1)
+		n = s[1] == 'x' ? 4 : s[1] == 'u' ? 6 : 2;
+	else if (s[0] >= 0xf0)
+		n = 4;
+	else if (s[0] >= 0xe0)
+		n = 3;
+	else if (s[0] >= 0xc0)
+		n = 2;
+	return n < len ? n : len;
+}
+
+/* Where to cut sanitised s of len bytes so that it and the mark take at
+ * most max bytes: never inside a character or an escape. */
+static size_t cut_at(const char *s, size_t len, size_t max)
+{
+	const unsigned char *u = (const unsigned char *)s;
+	size_t room = max > sizeof CUT_MARK - 1 ? max - (sizeof CUT_MARK - 1)
+						: 0, at = 0;
+
+	while (at < len) {
+		size_t n = token_len(u + at, len - at);
+		if (at + n > room)
+			break;
+		at += n;
+	}
+	return at;
+}
+
+/* Appends s with its quotes and backslashes escaped. */
+static void escaped(struct strbuf *out, const char *p, size_t len)
+{
+	const char *end = p + len;
+
+	while (p < end) {
+		size_t run = 0;
+		while (p + run < end && p[run] != '"' && p[run] != '\\')
+			run++;
+		sb_add(out, p, run);
+		p += run;
+		if (p < end) {
+			sb_addc(out, '\\');
+			sb_addc(out, *p++);
+		}
+	}
+}
+
+void json_string_max(struct strbuf *out, const char *s, size_t n,
+		     size_t max)
 {
 	struct strbuf clean = STRBUF_INIT;
 
-	if (plain(s, n)) {
+	if (n <= max && plain(s, n)) {
 		sb_grow(out, n + 2);
 		sb_addc(out, '"');
 		sb_add(out, s, n);
 		sb_addc(out, '"');
 		return;
 	}
-
 	sanitize(&clean, s, n);
 	sb_addc(out, '"');
 	/* The sanitiser leaves no control byte; only these two need it. */
-	const char *p = sb_str(&clean);
-	for (;;) {
-		size_t run = strcspn(p, "\"\\");
-		sb_add(out, p, run);
-		if (!p[run])
-			break;
-		sb_addc(out, '\\');
-		sb_addc(out, p[run]);
-		p += run + 1;
+	if (clean.len > max) {
+		escaped(out, sb_str(&clean), cut_at(clean.buf, clean.len, max));
+		if (max >= sizeof CUT_MARK - 1)
+			sb_adds(out, CUT_MARK);
+	} else {
+		escaped(out, sb_str(&clean), clean.len);
 	}
 	sb_addc(out, '"');
 	sb_free(&clean);
+}
+
+void json_string(struct strbuf *out, const char *s, size_t n)
+{
+	json_string_max(out, s, n, SIZE_MAX);
 }
 
 void json_cstring(struct strbuf *out, const char *s)
@@ -65,13 +121,17 @@ void json_time(struct strbuf *out, logtime_t t)
 	sb_addc(out, '"');
 }
 
-void json_text(struct strbuf *out, const char *s)
+void json_text_max(struct strbuf *out, const char *s, size_t max)
 {
+	size_t len = strlen(s), end = len > max ? cut_at(s, len, max) : len;
+
 	sb_addc(out, '"');
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+	for (const unsigned char *p = (const unsigned char *)s,
+	     *e = (const unsigned char *)s + end; p < e; p++) {
 		/* Plain text is copied a run at a time. */
 		size_t run = 0;
-		while (p[run] >= 0x20 && p[run] != '"' && p[run] != '\\')
+		while (p + run < e && p[run] >= 0x20 && p[run] != '"' &&
+		       p[run] != '\\')
 			run++;
 		if (run) {
 			sb_add(out, p, run);
@@ -87,5 +147,12 @@ void json_text(struct strbuf *out, const char *s)
 		else
 			sb_addc(out, (char)*p);
 	}
+	if (end < len && max >= sizeof CUT_MARK - 1)
+		sb_adds(out, CUT_MARK);
 	sb_addc(out, '"');
+}
+
+void json_text(struct strbuf *out, const char *s)
+{
+	json_text_max(out, s, SIZE_MAX);
 }

@@ -10,9 +10,14 @@
 /* Appends a JSON string holding the sanitised bytes. */
 void json_string(struct strbuf *out, const char *s, size_t n);
 void json_cstring(struct strbuf *out, const char *s);
+/* The same, the sanitised text cut to at most max bytes (never inside a
+ * character or an escape), a cut one ending in "…" (wire_limits.h). */
+void json_string_max(struct strbuf *out, const char *s, size_t n,
+		     size_t max);
 /* A JSON string of plogtop's own text, whose log content was sanitised
  * when it was put in (catalog renderings): line breaks stay line breaks. */
 void json_text(struct strbuf *out, const char *s);
+void json_text_max(struct strbuf *out, const char *s, size_t max);
 /* A log time as an ISO 8601 string, or null when unknown. */
 void json_time(struct strbuf *out, logtime_t t);
 

@@ -329,6 +329,7 @@ int main(int argc, char **argv)
 
 	setlocale(LC_ALL, "");
 	i18n_init();
+	fleet_raise_fd_limit();	/* many hosts, many files: README's Limits */
 	status = options_parse(&o, argc, argv);
 	if (status) {
 		options_free(&o);

@@ -92,6 +92,9 @@ struct model_host {
 	/* --once: what it read, from its report. */
 	size_t files, lines;
 	unsigned long long bytes;
+	size_t empty_roots;		/* its roots that gave no file */
+	size_t bad_claims;		/* counts of its report refused */
+	int trouble;			/* done, but exit 2 (fleet_once.c) */
 };
 
 struct process {

@@ -40,6 +40,72 @@ int iso_logtime(const char *s, logtime_t *t)
 	return *t == LOGTIME_UNKNOWN ? -1 : 0;
 }
 
+static int hexval(char c)
+{
+	return c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f'
+	       ? c - 'a' + 10 : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+}
+
+static int hex_at(const char *s, size_t n, unsigned *v)
+{
+	*v = 0;
+	for (size_t i = 0; i < n; i++) {
+		int d = hexval(s[i]);
+		if (d < 0)
+			return -1;
+		*v = *v * 16 + (unsigned)d;
+	}
+	return 0;
+}
+
+static void put_cp(struct strbuf *sb, unsigned cp)
+{
+	if (cp < 0x800) {
+		sb_addc(sb, (char)(0xc0 | cp >> 6));
+	} else {
+		if (cp < 0x10000) {
+			sb_addc(sb, (char)(0xe0 | cp >> 12));
+		} else {
+			sb_addc(sb, (char)(0xf0 | cp >> 18));
+			sb_addc(sb, (char)(0x80 | ((cp >> 12) & 0x3f)));
+		}
+		sb_addc(sb, (char)(0x80 | ((cp >> 6) & 0x3f)));
+	}
+	sb_addc(sb, (char)(0x80 | (cp & 0x3f)));
+}
+
+/* The remote side's text was sanitised there (sanitize.h): its escapes
+ * are made the bytes they stand for again, so that this side's one
+ * sanitiser writes the same text, not its escapes escaped ("\\x1b").
+ * What is no escape of the sanitiser's (or would be a NUL) stays as it
+ * is.  The result is no longer than s. */
+static char *unsanitized(const char *s)
+{
+	struct strbuf sb = STRBUF_INIT;
+	unsigned v;
+
+	for (const char *p = s; *p; p++) {
+		if (*p != '\\') {
+			sb_addc(&sb, *p);
+		} else if (p[1] == '\\' || p[1] == 't') {
+			sb_addc(&sb, p[1] == 't' ? '\t' : '\\');
+			p++;
+		} else if (p[1] == 'x' && p[2] && p[3] &&
+			   hex_at(p + 2, 2, &v) == 0 && v) {
+			sb_addc(&sb, (char)v);
+			p += 3;
+		} else if (p[1] == 'u' && strlen(p + 2) >= 4 &&
+			   hex_at(p + 2, 4, &v) == 0 && v >= 0x80 &&
+			   (v < 0xd800 || v > 0xdfff)) {
+			put_cp(&sb, v);
+			p += 5;
+		} else {
+			sb_addc(&sb, *p);
+		}
+	}
+	return sb.buf ? sb_detach(&sb) : xstrdup("");
+}
+
 static int bad(struct strbuf *err, const char *key, const char *why)
 {
 	sb_addf(err, "incident \"%s\": %s", key, why);
@@ -101,7 +167,7 @@ static int get_time(const struct jval *o, const char *key, logtime_t *t,
 /* Field keys are names (rules name them): nothing else is taken. */
 static int field_key_ok(const char *k, size_t len)
 {
-	if (!len || len > 64)
+	if (!len || len > WIRE_KEY_MAX)
 		return 0;
 	for (size_t i = 0; i < len; i++) {
 		char c = k[i];
@@ -132,8 +198,9 @@ static int get_fields(struct incident *inc, const struct jval *o,
 		    mb->value.len > REMOTE_STRING_MAX)
 			return bad(err, "fields", "a value that is not a "
 				   "short string");
-		incident_set_field(inc, mb->key, mb->value.str,
-				   mb->value.len);
+		char *raw = unsanitized(mb->value.str);
+		incident_set_field(inc, mb->key, raw, strlen(raw));
+		free(raw);
 	}
 	incident_sort_fields(inc);
 	return 0;
@@ -188,11 +255,13 @@ struct incident *remote_incident(struct model *m, const struct jval *o,
 	inc->host = host;
 	inc->pid = (long)pid;
 	inc->tid = (long)tid;
-	inc->name = xstrdup(name);
-	inc->reported_code = reported ? xstrdup(reported) : NULL;
+	inc->name = unsanitized(name);
+	inc->reported_code = reported ? unsanitized(reported) : NULL;
 	inc->line = (unsigned long)line;
 	inc->nlines = (unsigned)lines;
-	inc->file = model_intern(m, file);
+	char *path = unsanitized(file);
+	inc->file = model_intern(m, path);
+	free(path);
 	return inc;
 fail:
 	incident_free(inc);

@@ -9,9 +9,12 @@
 #include "incident.h"
 #include "jsonparse.h"
 #include "model.h"
+#include "wire_limits.h"
 
-#define REMOTE_FIELDS_MAX 64		/* fields of one incident */
-#define REMOTE_STRING_MAX 4096		/* bytes of a name, file or value */
+/* What the writer of the same version writes: wire_limits.h. */
+#define REMOTE_FIELDS_MAX WIRE_FIELDS_MAX	/* fields of one incident */
+#define REMOTE_STRING_MAX WIRE_STRING_MAX	/* bytes of a name, file or
+						 * value */
 
 /* A new incident of host from the object o; its file is interned in m
  * (the caller gives that reference back after model_add).  NULL with why

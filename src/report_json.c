@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "json.h"
 #include "report.h"
+#include "wire_limits.h"
 
 static void key_of(struct strbuf *sb, const char *key)
 {
@@ -20,6 +21,14 @@ static void kv_str(struct strbuf *sb, const char *key, const char *value)
 {
 	key_of(sb, key);
 	json_cstring(sb, value);
+}
+
+/* A string of an incident: at most WIRE_STRING_MAX bytes, as the reader
+ * of the stream takes them. */
+static void kv_wire(struct strbuf *sb, const char *key, const char *value)
+{
+	key_of(sb, key);
+	json_string_max(sb, value, strlen(value), WIRE_STRING_MAX);
 }
 
 static void pid_value(struct strbuf *sb, long pid)
@@ -39,33 +48,60 @@ static void render_text(struct strbuf *sb, const char *key,
 	if (cat)
 		catalog_render(cat, key, inc, &text);
 	key_of(sb, key);
-	json_text(sb, sb_str(&text));
+	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
 	sb_free(&text);
+}
+
+/* What the end of an incident takes at most: lang, summary and fix (a
+ * JSON string is at most twice its decoded bytes, and its quotes). */
+#define TAIL_MAX (2 * (2 * WIRE_STRING_MAX + 16) + 256)
+
+/* Fields, the first WIRE_FIELDS_MAX, each cut so that the incident
+ * stays within WIRE_INCIDENT_MAX bytes from start. */
+static void fields_part(struct strbuf *sb, const struct incident *inc,
+			size_t start)
+{
+	for (size_t i = 0; i < inc->nfields && i < WIRE_FIELDS_MAX; i++) {
+		const char *k = inc->fields[i].key, *v = inc->fields[i].value;
+		if (i)
+			sb_adds(sb, ", ");
+		json_string_max(sb, k, strlen(k), WIRE_KEY_MAX);
+		sb_adds(sb, ": ");
+		size_t used = sb->len - start + TAIL_MAX + 8;
+		size_t room = used < WIRE_INCIDENT_MAX
+			      ? (WIRE_INCIDENT_MAX - used) / 2 : 0;
+		json_string_max(sb, v, strlen(v), room < WIRE_STRING_MAX
+				? room : WIRE_STRING_MAX);
+	}
 }
 
 void report_incident_json(struct strbuf *sb, const struct incident *inc,
 			  const struct catalog *cat, const char *host)
 {
+	size_t start = sb->len;
+
 	/* A line of --follow's stream names a host always (this machine
 	 * for local input); the snapshot's incidents null for local.
-	 * Room for a typical incident at once, not by doubling. */
+	 * Room for a typical incident at once, not by doubling.  Every
+	 * string within wire_limits.h: what this writes, a plogtop of the
+	 * same version reads. */
 	sb_grow(sb, 2048);
 	sb_adds(sb, "{");
 	if (inc->host || host)
-		kv_str(sb, "host", inc->host ? inc->host : host);
+		kv_wire(sb, "host", inc->host ? inc->host : host);
 	else
 		sb_adds(sb, "\"host\": null");
 	sb_adds(sb, ", \"pid\": ");
 	pid_value(sb, inc->pid);
 	sb_adds(sb, ", ");
-	kv_str(sb, "name", inc->name);
+	kv_wire(sb, "name", inc->name);
 	sb_adds(sb, ", \"tid\": ");
 	pid_value(sb, inc->tid);
 	sb_adds(sb, ", ");
 	kv_str(sb, "code", code_name(inc->code));
 	sb_adds(sb, ", ");
 	if (inc->reported_code)
-		kv_str(sb, "reported_code", inc->reported_code);
+		kv_wire(sb, "reported_code", inc->reported_code);
 	else
 		sb_adds(sb, "\"reported_code\": null");
 	sb_adds(sb, ", ");
@@ -77,16 +113,10 @@ void report_incident_json(struct strbuf *sb, const struct incident *inc,
 	sb_adds(sb, ", \"last_seen\": ");
 	json_time(sb, inc->last);
 	sb_adds(sb, ", ");
-	kv_str(sb, "file", inc->file);
+	kv_wire(sb, "file", inc->file);
 	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
 		inc->line, inc->nlines);
-	for (size_t i = 0; i < inc->nfields; i++) {
-		if (i)
-			sb_adds(sb, ", ");
-		json_cstring(sb, inc->fields[i].key);
-		sb_adds(sb, ": ");
-		json_cstring(sb, inc->fields[i].value);
-	}
+	fields_part(sb, inc, start);
 	/* The language of summary and fix (keys, codes, resources and
 	 * causes are English always). */
 	char lang[I18N_LANG_MAX];
@@ -143,7 +173,7 @@ static void process_part(struct strbuf *sb, const struct process *p)
 	sb_adds(sb, ", \"pid\": ");
 	pid_value(sb, p->pid);
 	sb_adds(sb, ", ");
-	kv_str(sb, "name", p->name);
+	kv_wire(sb, "name", p->name);	/* as its incidents name it */
 	sb_adds(sb, ", \"first_seen\": ");
 	json_time(sb, p->first);
 	sb_adds(sb, ", \"last_seen\": ");

@@ -232,6 +232,11 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 					     h->files), h->files);
 			sb_addf(sb, ngettext("%zu incident", "%zu incidents",
 					     h->n), h->n);
+			if (h->reason) {	/* "no logs yet" */
+				sb_adds(sb, " (");
+				put_clean(sb, _(h->reason), 44, 0);
+				sb_adds(sb, ")");
+			}
 		}
 		sb_addc(sb, '\n');
 	}

@@ -2,9 +2,14 @@
  * read exactly, every malformed, huge or nested one refused with where. */
 #include "config.h"
 
+#include <stdlib.h>
+#include <string.h>
+
 #include "unit.h"
 
+#include "json_reader.h"
 #include "jsonparse.h"
+#include "xalloc.h"
 
 static int parses(const char *text)
 {
@@ -128,6 +133,85 @@ static void test_limits(void **state)
 	sb_free(&err);
 }
 
+/* ---- json_reader: a document read as it arrives ---- */
+
+struct seen_items {
+	struct strbuf log;
+};
+
+static int note(void *ctx, const char *key, int in_array,
+		const struct jval *v, struct strbuf *err)
+{
+	struct seen_items *si = ctx;
+
+	(void)err;
+	sb_addf(&si->log, "%s%s:", key, in_array ? "[]" : "");
+	if (!v)
+		sb_adds(&si->log, "begin");
+	else if (v->type == J_NUMBER)
+		sb_addf(&si->log, "%.0f", v->number);
+	else if (v->type == J_STRING)
+		sb_addf(&si->log, "'%s'", v->str);
+	else
+		sb_addf(&si->log, "t%d/%zu", (int)v->type, v->n);
+	sb_adds(&si->log, " ");
+	return 0;
+}
+
+/* Reads text fed step bytes at a time; returns what was handed over,
+ * or "refused: why". */
+static char *read_doc(const char *text, size_t step, size_t item_max)
+{
+	static const struct json_limits lim = { 1024, 1000 };
+	struct json_reader r;
+	struct seen_items si = { STRBUF_INIT };
+	size_t len = strlen(text);
+	int rc = 0;
+
+	json_reader_init(&r, &lim, item_max, note, &si);
+	for (size_t i = 0; i < len && rc == 0; i += step)
+		rc = json_reader_feed(&r, text + i,
+				      len - i < step ? len - i : step);
+	if (rc == 0)
+		rc = json_reader_end(&r);
+	if (rc < 0) {
+		sb_reset(&si.log);
+		sb_addf(&si.log, "refused: %s", sb_str(&r.err));
+	}
+	json_reader_free(&r);
+	return si.log.buf ? sb_detach(&si.log) : xstrdup("");
+}
+
+static void test_reader(void **state)
+{
+	const char *doc = " {\"a\": 1, \"s\": \"x,]}\\\"\", \"l\": [1, {\"k\": "
+			  "[2]}, \"y\", -3e2, true], \"e\": [], \"o\": {\"p\": "
+			  "[]}, \"n\": null}\n";
+	const char *want = "a:1 s:'x,]}\"' l[]:begin l[]:1 l[]:t5/1 "
+			   "l[]:'y' l[]:-300 l[]:t1/0 e[]:begin o:t5/1 n:t0/0 ";
+
+	(void)state;
+	for (size_t step = 1; step <= strlen(doc); step++) {
+		char *got = read_doc(doc, step, 100);
+		if (strcmp(got, want) != 0)
+			fail_msg("step %zu: %s", step, got);
+		free(got);
+	}
+	static const char *const bad[] = {
+		"", "[1]", "{", "{\"a\" 1}", "{\"a\": 1,}", "{\"a\": [1,]}",
+		"{\"a\": [1 2]}", "{\"a\": tru}", "{\"a\": 1} x", "{\"a\": 1, "
+		"\"a\": 2}", "{\"a\": 01}", "{a: 1}", "{\"a\": [1}",
+		"{\"a\": \"1234567890123456789012345678901234567890123456789"
+		"012345678901234567890123456789012345678901234567890\"}",
+	};
+	for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+		char *got = read_doc(bad[i], 1, 100);
+		if (strncmp(got, "refused: offset ", 16) != 0)
+			fail_msg("%s: %s", bad[i], got);
+		free(got);
+	}
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -136,6 +220,7 @@ int main(void)
 		cmocka_unit_test(test_malformed),
 		cmocka_unit_test(test_nested),
 		cmocka_unit_test(test_limits),
+		cmocka_unit_test(test_reader),
 	};
 	return UNIT_RUN("jsonparse", tests);
 }
