@@ -215,6 +215,7 @@ int fleet_is_cursor(const struct jval *v)
 void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v)
 {
+	(void)fl;
 	const struct jval *c = json_get(v, "cursor");
 	struct strbuf sb = STRBUF_INIT;
 
@@ -234,7 +235,6 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	/* Everything sent so far is behind the cursor: a resumed stream
 	 * sends none of it again. */
 	fleet_seen_clear(&fh->seen);
-	fl->gen++;
 }
 
 /* ---- incidents: each identity once ---- */
