@@ -172,6 +172,18 @@ static void stop_child(struct fleet_host *fh)
 	fh->closing = 0;
 }
 
+static void say_dropped(struct fleet *fl, struct fleet_host *fh, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fh->drop_said += n;
+	fh->mh->dropped += n;
+	sb_addf(&sb, ngettext("%zu line over 1 MiB dropped",
+			      "%zu lines over 1 MiB dropped", n), n);
+	fleet_say(fl, fh, sb.buf);
+	sb_free(&sb);
+}
+
 /* The wait doubles with each failure, a failure after the hello too; it
  * starts over only for a host that had stayed up stable_ms. */
 static void schedule_retry(struct fleet *fl, struct fleet_host *fh,
@@ -192,6 +204,9 @@ void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 {
 	struct strbuf msg = STRBUF_INIT;
 
+	if (fh->r.dropped > fh->drop_said)
+		say_dropped(fl, fh, fh->r.dropped - fh->drop_said);
+	fh->drop_due = 0;
 	if (fh->running)
 		stop_child(fh);
 	model_host_set(fl->m, fh->mh, HOST_DOWN, why);
@@ -333,6 +348,7 @@ static int on_line(void *ctx, const char *line, size_t len)
 	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
+	fh->taken++;
 	if (lc->fl->o.once) {
 		if (fh->doc.len + len + 1 > FLEET_DOC_MAX) {
 			sb_addf(&lc->why, "its report is over %u MiB",
@@ -348,7 +364,6 @@ static int on_line(void *ctx, const char *line, size_t len)
 		sb_free(&err);
 		return 1;
 	}
-	fh->taken++;
 	if (!fh->hello) {
 		rc = hello(lc->fl, fh, &v, &lc->why);
 		if (!rc)
@@ -407,18 +422,6 @@ static void closing(struct fleet *fl, struct fleet_host *fh,
 	remote_reason(&fh->r, &why);
 	fleet_host_down(fl, fh, why.buf, now);
 	sb_free(&why);
-}
-
-static void say_dropped(struct fleet *fl, struct fleet_host *fh, size_t n)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	fh->drop_said += n;
-	fh->mh->dropped += n;
-	sb_addf(&sb, ngettext("%zu line over 1 MiB dropped",
-			      "%zu lines over 1 MiB dropped", n), n);
-	fleet_say(fl, fh, sb.buf);
-	sb_free(&sb);
 }
 
 /* Lines over REMOTE_LINE_MAX: the first said at once, the rest counted
@@ -483,7 +486,7 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 		if (fh->running)
 			read_host(fl, fh, 2 * i < n ? &p[2 * i] : NULL,
 				  2 * i + 1 < n ? &p[2 * i + 1] : NULL, now);
-		if (fh->running && !fh->closing && !fl->o.once)
+		if (fh->running && !fh->closing)
 			dropped_lines(fl, fh, now);
 		if (fh->running && fh->closing)
 			closing(fl, fh, now);
@@ -510,15 +513,18 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now)
 		long long due = -1;
 		if (fh->running && fh->closing)
 			due = 20;
-		else if (fh->running && fh->drop_due)
-			due = fh->drop_due > now
-			      ? (long long)(fh->drop_due - now) : 0;
 		else if (fh->running && fl->o.once)
 			due = fh->deadline > now ? (long long)(fh->deadline - now) : 0;
 		else if (!fh->running && !fl->o.once &&
 			 fh->mh->state == HOST_DOWN)
 			due = fh->mh->retry_ms > now
 			      ? (long long)(fh->mh->retry_ms - now) : 0;
+		if (fh->running && fh->drop_due) {
+			long long d = fh->drop_due > now
+				      ? (long long)(fh->drop_due - now) : 0;
+			if (due < 0 || d < due)
+				due = d;
+		}
 		if (due >= 0 && (t < 0 || due < t))
 			t = due;
 	}
