@@ -390,6 +390,7 @@ struct tail *follow_file_seen(struct follower *fw, const char *path,
 		}
 		if (!fw->started)
 			return t;	/* the history is read in order later */
+		follow_resume_tail(fw, t);
 	}
 	follow_read_tail(fw, t, now);
 	return t;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "fileid.h"
 #include "incident.h"
 #include "model.h"
 #include "rules.h"
@@ -28,6 +29,20 @@ struct follow_opts {
 	void (*take)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);
 	void *ctx;
+	/* Resume points (--state, --resume): asked of every file found;
+	 * returns 1 with where to start in *id when that file was read
+	 * before (see fileid.h for the rule), else 0. */
+	int (*resume_for)(void *ctx, const char *path, struct fileid *id);
+	void *resume_ctx;
+};
+
+/* Where a followed file has been read to (CONTRACT.md section 1): every
+ * incident whose lines lie wholly before id.offset has been given out,
+ * and no chain still open has a line before it. */
+struct position {
+	const char *path;		/* interned in the model */
+	struct fileid id;
+	unsigned long long last_ms;	/* when its last bytes were read */
 };
 
 /* One file of the history, for a reader that splits the work. */
@@ -99,6 +114,10 @@ size_t follower_files(const struct follower *fw);
 unsigned long follower_limit_hits(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */
 unsigned long long follower_generation(const struct follower *fw);
+
+/* The resume points of every file read so far (not standard input),
+ * into *out (the caller frees it); returns how many. */
+size_t follower_positions(struct follower *fw, struct position **out);
 
 unsigned long long monotonic_ms(void);
 

@@ -118,6 +118,10 @@ void follow_count_read(struct follower *fw, struct tail *t);
 void follow_add_single(struct follower *fw, const char *path, size_t root,
 		       unsigned long long now);
 
+/* follow_resume.c */
+/* A file found: starts it at its resume point, if it has one (1). */
+int follow_resume_tail(struct follower *fw, struct tail *t);
+
 /* follow_history.c */
 void follow_free_history(struct follower *fw);
 

@@ -38,6 +38,9 @@ void model_init(struct model *m)
 	m->clock_ms = monotonic_clock;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	m->counted_since = (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
 void model_set_live(struct model *m, size_t keep)
@@ -390,6 +393,24 @@ static struct name_count *find_name(struct model *m, const char *name)
 	m->names = xrealloc(m->names, (m->nnames + 1) * sizeof *m->names);
 	m->names[m->nnames++] = nc;
 	return nc;
+}
+
+void model_count_name(struct model *m, const char *name,
+		      const struct klass *k, size_t n)
+{
+	struct name_count *nc = find_name(m, name);
+
+	for (size_t i = 0; i < nc->nclasses; i++) {
+		struct klass *c = &nc->classes[i].k;
+		if (c->code == k->code && c->resource == k->resource &&
+		    c->cause == k->cause) {
+			nc->classes[i].n += n;
+			return;
+		}
+	}
+	nc->classes = xrealloc(nc->classes,
+			       (nc->nclasses + 1) * sizeof *nc->classes);
+	nc->classes[nc->nclasses++] = (struct class_count){ *k, n, 0 };
 }
 
 /* A process is a host, a pid and a name: the same pid on two hosts is
