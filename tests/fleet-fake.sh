@@ -1,9 +1,14 @@
 # Stand-ins for a fleet's hosts, sourced by the reconnect tests after
 # lib.sh: fleet_fakes writes into $tmp
 # - fake-ssh: ssh's stand-in, HOST COMMAND: the command run by sh here;
-# - remote-old: this plogtop as an older remote (no "resume"), its stream
-#   living a second and then ending (its lifetime is input, not a wait);
-# - remote-resume: the same stream made a resuming one: its hello says
+# - remote-old: this plogtop as an older remote (no "resume" in its hello,
+#   no cursor lines), its stream living a second and then ending (its
+#   lifetime is input, not a wait);
+# - remote-real: this plogtop as it is, living a second (a resuming remote
+#   when it says "resume": true); notes "given" in $tmp/cursors for each
+#   --resume=-;
+# - remote-resume: the stream of an older one made a resuming one: its
+#   hello says
 #   "resume": true, it writes a cursor after every second incident (the
 #   lines of the incidents sent so far: plogtop's own cursor names file
 #   positions) and, given --resume=-, reads the cursor from standard input
@@ -23,6 +28,15 @@ EOF
 cat >"$tmp/remote-old" <<EOF
 #!/bin/sh
 echo x >>'$tmp/connections'
+timeout 1 '$PLOGTOP' "\$@" | awk '
+	NR == 1 { sub(/, "resume": true/, "") }
+	/^{"type": "cursor"/ { next }
+	{ print; fflush() }'
+EOF
+cat >"$tmp/remote-real" <<EOF
+#!/bin/sh
+echo x >>'$tmp/connections'
+case " \$* " in *" --resume=- "*) echo given >>'$tmp/cursors' ;; esac
 exec timeout 1 '$PLOGTOP' "\$@"
 EOF
 cat >"$tmp/remote-resume" <<EOF
@@ -46,7 +60,14 @@ for a; do
 done
 timeout 1 '$PLOGTOP' "\$@" | awk -v list="\$skip" -v last='$tmp/last-sent' '
 	BEGIN { n = split(list, a, ","); for (i = 1; i <= n; i++) covered[a[i]] = 1 }
-	NR == 1 { sub(/}\$/, ", \"resume\": true}"); print; fflush(); next }
+	NR == 1 {
+		sub(/, "resume": true/, "")
+		sub(/}\$/, ", \"resume\": true}")
+		print
+		fflush()
+		next
+	}
+	/^{"type": "cursor"/ { next }
 	{
 		l = \$0
 		sub(/.*"line": /, "", l)
@@ -64,5 +85,6 @@ timeout 1 '$PLOGTOP' "\$@" | awk -v list="\$skip" -v last='$tmp/last-sent' '
 		fflush()
 	}'
 EOF
-chmod +x "$tmp/fake-ssh" "$tmp/remote-old" "$tmp/remote-resume"
+chmod +x "$tmp/fake-ssh" "$tmp/remote-old" "$tmp/remote-resume" \
+	"$tmp/remote-real"
 }
