@@ -420,6 +420,7 @@ static void closing(struct fleet *fl, struct fleet_host *fh,
 	}
 	struct strbuf why = STRBUF_INIT;
 	remote_reason(&fh->r, &why);
+	fleet_resume_refused(fl, fh);
 	fleet_host_down(fl, fh, why.buf, now);
 	sb_free(&why);
 }

@@ -87,6 +87,9 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 /* An incident line of a stream: taken unless its identity was. */
 int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
 			  const struct jval *o, struct strbuf *err);
+/* A connection that ended before its hello: when the remote refused
+ * --resume=-, the next one goes without. */
+void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh);
 void fleet_resume_free(struct fleet_host *fh);
 
 #endif

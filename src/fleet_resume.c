@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/wait.h>
 
 #include "fleet_int.h"
 #include "i18n.h"
@@ -256,6 +257,23 @@ int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
 				    "a reconnect may count some again"));
 	}
 	return 0;
+}
+
+void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
+{
+	int st = fh->r.status;
+
+	/* plogtop there was replaced by an older one, which refuses the
+	 * option (exit 2, "unrecognized option '--resume=-'"): tried again
+	 * without it, or the host would be down for ever.  Its history comes
+	 * again; what came since the last cursor is dropped. */
+	if (fh->hello || !fh->resume || !fh->cursor.len || !WIFEXITED(st) ||
+	    WEXITSTATUS(st) != 2 || !strstr(remote_lasterr(&fh->r), "resume"))
+		return;
+	fh->resume = 0;
+	sb_reset(&fh->cursor);
+	fleet_say(fl, fh, _("plogtop there does not know --resume: reading "
+			    "it without"));
 }
 
 void fleet_resume_free(struct fleet_host *fh)
