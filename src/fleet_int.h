@@ -38,6 +38,8 @@ struct fleet_host {
 					 * REMOTE_LINE_MAX */
 	struct fleet_seen seen;		/* identities since that cursor
 					 * (all, for a host without one) */
+	int seen_all;			/* a cursor left files out: keep
+					 * every identity */
 	int seen_full_said;
 	size_t overlap;			/* incidents sent again, dropped */
 	unsigned long long up_ms;	/* when its hello came; 0: not up */

@@ -233,9 +233,16 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	}
 	sb_free(&fh->cursor);
 	fh->cursor = sb;
-	/* Everything sent so far is behind the cursor: a resumed stream
-	 * sends none of it again. */
-	fleet_seen_clear(&fh->seen);
+	/* A cursor that left files out (over REMOTE_LINE_MAX of positions)
+	 * says "partial": true beside it: those files come again whole, so
+	 * from then on every identity is kept, as for an older host. */
+	const struct jval *partial = json_get(v, "partial");
+	if (partial && partial->type == J_BOOL && partial->boolean)
+		fh->seen_all = 1;
+	/* Otherwise everything sent so far is behind the cursor: a resumed
+	 * stream sends none of it again. */
+	if (!fh->seen_all)
+		fleet_seen_clear(&fh->seen);
 }
 
 /* ---- incidents: each identity once ---- */

@@ -112,6 +112,18 @@ static void test_cursor(void **state)
 	fleet_take_cursor(&fl, &fh, &v);
 	assert_true(fh.cursor.len > 10);
 	jval_free(&v);
+	/* A cursor that left files out: every identity kept from then on. */
+	assert_int_equal(fleet_seen_add(&fh.seen, 6), 0);
+	parse("{\"type\": \"cursor\", \"partial\": true, "
+	      "\"cursor\": {\"v\": 2}}", &v);
+	fleet_take_cursor(&fl, &fh, &v);
+	jval_free(&v);
+	assert_string_equal(sb_str(&fh.cursor), "{\"v\":2}");
+	assert_true(fleet_seen_has(&fh.seen, 6));
+	parse("{\"type\": \"cursor\", \"cursor\": {\"v\": 3}}", &v);
+	fleet_take_cursor(&fl, &fh, &v);
+	jval_free(&v);
+	assert_true(fleet_seen_has(&fh.seen, 6));
 	fleet_resume_free(&fh);
 }
 
