@@ -77,7 +77,7 @@ static int input_file(const char *in, size_t len, struct strbuf *err)
 	int fd = memfd_create("plogtop-cursor", MFD_CLOEXEC);
 
 	if (fd < 0) {
-		/* An older kernel: an unlinked file in TMPDIR. */
+		/* An older kernel: an unlinked file in /tmp (tmpfile). */
 		FILE *f = tmpfile();
 		if (!f || (fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0)) < 0) {
 			sb_addf(err, "a file for the cursor: %s",
