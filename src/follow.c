@@ -47,6 +47,10 @@ static void emit(void *ctx, struct incident *inc)
 		fw->o.take(fw->o.ctx, inc);
 		return;
 	}
+	if (follow_given_before(fw, inc)) {
+		incident_free(inc);
+		return;
+	}
 	/* Captured output has no log time: read live, it happened about
 	 * now, and counts in the 1-minute window (history keeps none). */
 	if (inc->first == LOGTIME_UNKNOWN && !fw->o.once &&

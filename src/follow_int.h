@@ -121,6 +121,9 @@ void follow_add_single(struct follower *fw, const char *path, size_t root,
 /* follow_resume.c */
 /* A file found: starts it at its resume point, if it has one (1). */
 int follow_resume_tail(struct follower *fw, struct tail *t);
+/* An incident about to be given out: 1 when it was before a restart (it
+ * is then dropped), else it is noted as given. */
+int follow_given_before(struct follower *fw, const struct incident *inc);
 
 /* follow_history.c */
 void follow_free_history(struct follower *fw);
