@@ -74,7 +74,8 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 		sb_add(&lv->state_err, err.buf, err.len);
 	} else if (rc == 0 && lv->state_failed) {
 		struct strbuf msg = STRBUF_INIT;
-		sb_addf(&msg, _("%s: written again"), lv->o->state_file);
+		sb_adds(&msg, lv->o->state_file);
+		sb_adds(&msg, _(": written again"));
 		say(lv, msg.buf);
 		sb_free(&msg);
 	}

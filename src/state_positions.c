@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "json.h"
 #include "state_positions.h"
 #include "xalloc.h"
@@ -126,23 +127,23 @@ int posset_parse(struct posset *ps, const struct jval *v, struct strbuf *err)
 	memset(ps, 0, sizeof *ps);
 	if (!v || v->type != J_OBJECT || !ver || ver->type != J_NUMBER ||
 	    !ver->is_int) {
-		sb_adds(err, "positions: no version");
+		sb_adds(err, _("positions: no version"));
 		return -1;
 	}
 	if (ver->integer != POSITIONS_VERSION) {
-		sb_addf(err, "positions: version %lld, not %d", ver->integer,
+		sb_addf(err, _("positions: version %lld, not %d"), ver->integer,
 			POSITIONS_VERSION);
 		return -1;
 	}
 	if (!files || files->type != J_ARRAY || files->n > POSITIONS_MAX) {
-		sb_adds(err, "positions: no list of files, or too long a one");
+		sb_adds(err, _("positions: no list of files, or too long a one"));
 		return -1;
 	}
 	ps->v = xcalloc(files->n + 1, sizeof *ps->v);
 	for (size_t i = 0; i < files->n; i++) {
 		if (parse_entry(&ps->v[ps->n], &files->items[i]) < 0) {
 			free(ps->v[ps->n].given);
-			sb_addf(err, "positions: file %zu is not a position", i);
+			sb_addf(err, _("positions: file %zu is not a position"), i);
 			posset_free(ps);
 			return -1;
 		}
