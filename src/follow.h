@@ -38,9 +38,12 @@ struct follow_opts {
 	void (*take)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);
 	void *ctx;
-	/* Resume points (--state, --resume): asked of every file found;
-	 * returns 1 with where to start in *at when that file was read
-	 * before (see fileid.h for the rule), else 0. */
+	/* Resume points (--state, --resume, cursor lines): asked of every
+	 * file found; returns 1 with where to start in *at when that file
+	 * was read before (see fileid.h for the rule), else 0.  Set it (to
+	 * a function that may always say 0) whenever follower_positions
+	 * will be asked: only then are the incidents given out after a
+	 * point remembered. */
 	int (*resume_for)(void *ctx, const char *path, struct resume_at *at);
 	void *resume_ctx;
 };

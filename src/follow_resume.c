@@ -10,6 +10,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -98,12 +99,110 @@ size_t follower_positions(struct follower *fw, struct position **out)
 	return n;
 }
 
+/* Dropped files remembered, and for how long: a rename shows as the old
+ * name going and the new one coming in the same batch of events. */
+#define GONE_MAX 1024
+#define GONE_MS 60000
+
+struct gone {
+	struct fileid id;	/* at all it had read */
+	unsigned long *given;
+	size_t ngiven;
+	unsigned long long when;
+};
+
+static void gone_free_at(struct follower *fw, size_t i)
+{
+	free(fw->gone[i].given);
+	fw->gone[i] = fw->gone[--fw->ngone];
+}
+
+void follow_free_gone(struct follower *fw)
+{
+	while (fw->ngone)
+		gone_free_at(fw, fw->ngone - 1);
+	free(fw->gone);
+	fw->gone = NULL;
+}
+
+void follow_note_gone(struct follower *fw, const struct tail *t)
+{
+	unsigned long long now = monotonic_ms();
+
+	for (size_t i = fw->ngone; i-- > 0;)
+		if (now - fw->gone[i].when > GONE_MS)
+			gone_free_at(fw, i);
+	if (!t->offset || t->skip_why || !t->ino || !fw->started)
+		return;
+	/* Its bytes are still there under its new name, if it has one. */
+	struct fileid id = {
+		.ino = (unsigned long long)t->ino,
+		.dev = (unsigned long long)t->dev,
+		.offset = (unsigned long long)t->offset, .line = t->ls.lineno,
+		.head = fileid_hash(t->head, t->headlen),
+		.headlen = (unsigned)t->headlen,
+		.before = fileid_hash("", 0),
+	};
+	if (!fw->gone)
+		fw->gone = xcalloc(GONE_MAX, sizeof *fw->gone);
+	if (fw->ngone == GONE_MAX)
+		gone_free_at(fw, 0);
+	struct gone *g = &fw->gone[fw->ngone++];
+	*g = (struct gone){ id, NULL, 0, now };
+	if (t->ngiven) {
+		g->given = xmalloc(t->ngiven * sizeof *g->given);
+		memcpy(g->given, t->given, t->ngiven * sizeof *g->given);
+		g->ngiven = t->ngiven;
+	}
+}
+
+/* A file found that is one dropped a moment ago under another name. */
+static int renamed(struct follower *fw, int fd, struct resume_at *at,
+		   size_t *which)
+{
+	struct stat sb;
+
+	if (!fw->ngone || fstat(fd, &sb) < 0)
+		return 0;
+	for (size_t i = 0; i < fw->ngone; i++) {
+		struct gone *g = &fw->gone[i];
+		if (g->id.ino == (unsigned long long)sb.st_ino &&
+		    fileid_matches(&g->id, fd)) {
+			*at = (struct resume_at){ g->id, g->given, g->ngiven };
+			*which = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int from_gone(struct follower *fw, struct tail *t, struct resume_at *at,
+		     size_t *which)
+{
+	if (!fw->ngone)
+		return 0;
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	int r = renamed(fw, fd, at, which);
+	close(fd);
+	return r;
+}
+
 int follow_resume_tail(struct follower *fw, struct tail *t)
 {
 	struct resume_at at;
+	size_t which = (size_t)-1;
 
-	if (!fw->o.resume_for || t->skip_why ||
-	    !fw->o.resume_for(fw->o.resume_ctx, t->path, &at))
+	if (t->skip_why)
+		return 0;
+	/* In this run: the given lines are those still to drop, not any
+	 * to skip again (the classifier goes on with its chains). */
+	int moved = from_gone(fw, t, &at, &which);
+	if (moved)
+		at.ngiven = 0;
+	if (!moved && (!fw->o.resume_for ||
+		       !fw->o.resume_for(fw->o.resume_ctx, t->path, &at)))
 		return 0;
 	if (tail_start_at(t, at.id.offset, at.id.line) < 0)
 		return 0;
@@ -122,6 +221,16 @@ int follow_resume_tail(struct follower *fw, struct tail *t)
 		t->given = xmalloc(at.ngiven * sizeof *t->given);
 		memcpy(t->given, at.given, at.ngiven * sizeof *t->given);
 		t->ngiven = t->capgiven = at.ngiven;
+	}
+	if (moved) {
+		struct gone *g = &fw->gone[which];
+		if (g->ngiven) {
+			free(t->given);
+			t->given = g->given;
+			t->ngiven = t->capgiven = g->ngiven;
+			g->given = NULL;
+		}
+		gone_free_at(fw, which);
 	}
 	return 1;
 }
@@ -150,7 +259,8 @@ static void note_given(struct follower *fw, struct tail *t,
 
 int follow_given_before(struct follower *fw, const struct incident *inc)
 {
-	if (!inc->file)
+	/* Only a reader that gives resume points keeps them. */
+	if (!fw->o.resume_for || !inc->file)
 		return 0;
 	struct tail *t = follow_find_tail(fw, inc->file);
 	if (!t || t->path != inc->file)

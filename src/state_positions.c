@@ -261,7 +261,7 @@ static int add_bounded(struct strbuf *out, struct strbuf *one, size_t *n,
 	return 1;
 }
 
-void positions_json(struct strbuf *out, const struct position *cur,
+size_t positions_json(struct strbuf *out, const struct position *cur,
 		    size_t ncur, const struct posset *old, double now,
 		    size_t max_bytes)
 {
@@ -297,4 +297,6 @@ void positions_json(struct strbuf *out, const struct position *cur,
 	sb_free(&one);
 	free(rest);
 	free(v);
+	/* The last one tried did not fit when the list was cut. */
+	return ncur + nrest - (n < ncur + nrest ? n : ncur + nrest);
 }

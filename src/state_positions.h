@@ -53,8 +53,9 @@ int posset_resume_for(void *ctx, const char *path, struct resume_at *at);
 
 /* Writes a positions object: the files read now, newest first, then the
  * set's entries no file was matched to (not forgotten yet).  max_bytes
- * (0: no limit) bounds what is written: the oldest are left out. */
-void positions_json(struct strbuf *out, const struct position *cur,
+ * (0: no limit) bounds what is written: the oldest are left out.
+ * Returns how many were left out. */
+size_t positions_json(struct strbuf *out, const struct position *cur,
 		    size_t ncur, const struct posset *old, double now,
 		    size_t max_bytes);
 
