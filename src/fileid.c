@@ -53,7 +53,10 @@ int fileid_take(int fd, unsigned long long offset, unsigned long line,
 	id->dev = (unsigned long long)sb.st_dev;
 	id->offset = offset;
 	id->line = line;
-	id->headlen = offset < FILEID_HEAD ? (unsigned)offset : FILEID_HEAD;
+	/* The head is what the file holds now, even past the offset: files
+	 * grow at their end, and a point at 0 must still know its file. */
+	unsigned long long size = (unsigned long long)sb.st_size;
+	id->headlen = size < FILEID_HEAD ? (unsigned)size : FILEID_HEAD;
 	id->beforelen = offset < FILEID_BEFORE ? (unsigned)offset
 					       : FILEID_BEFORE;
 	if (hash_at(fd, 0, id->headlen, &id->head) < 0 ||

@@ -3,7 +3,7 @@
  * taken of, so that reading goes on where it stopped.
  *
  * The rule.  A resume point records the file's inode, the hash of its
- * first FILEID_HEAD bytes (fewer when the offset is smaller) and the hash
+ * first FILEID_HEAD bytes (fewer when the file was shorter) and the hash
  * of the FILEID_BEFORE bytes just before the offset.  A file found now is
  * that file when it is at least offset bytes long and both hashes match
  * its bytes; the path and the inode only say which resume point to try

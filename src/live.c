@@ -380,8 +380,11 @@ static int run(const struct options *o, struct ruleset *rs,
 		.max_watches = o->max_watches, .on_incident = on_incident,
 		.on_message = on_message,
 		.ctx = &lv,
-		.resume_for = posset_resume_for, .resume_ctx = &lv.resume,
+		.resume_ctx = &lv.resume,
 	};
+	/* Resume points are kept for a state or a stream's cursor lines. */
+	if (o->state_file || o->resume_file || o->hello)
+		fo.resume_for = posset_resume_for;
 	lv.fw = follower_new(rs, &lv.m, &fo, &err);
 	if (!lv.fw) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);

@@ -74,7 +74,8 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 		sb_add(&lv->state_err, err.buf, err.len);
 	} else if (rc == 0 && lv->state_failed) {
 		struct strbuf msg = STRBUF_INIT;
-		sb_addf(&msg, _("%s: written again"), lv->o->state_file);
+		sb_adds(&msg, lv->o->state_file);
+		sb_adds(&msg, _(": written again"));
 		say(lv, msg.buf);
 		sb_free(&msg);
 	}
@@ -87,7 +88,10 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 
 void live_cursor_write(struct live *lv, unsigned long long now, int force)
 {
-	if (!lv->o->hello || lv->stop || follower_reading_history(lv->fw))
+	/* Forced at the end even while the history is read: a cursor is
+	 * good at any point. */
+	if (!lv->o->hello || lv->stop ||
+	    (!force && follower_reading_history(lv->fw)))
 		return;
 	unsigned long long gen = follower_generation(lv->fw);
 	if (!force && (gen == lv->cursor_gen ||
@@ -96,15 +100,17 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	struct position *pos;
 	size_t n = follower_positions(lv->fw, &pos);
 	struct strbuf cur = STRBUF_INIT;
-	positions_json(&cur, pos, n, &lv->resume, state_now(),
-		       CURSOR_MAX_BYTES);
+	size_t left_out = positions_json(&cur, pos, n, &lv->resume,
+					 state_now(), CURSOR_MAX_BYTES);
 	free(pos);
 	lv->cursor_gen = gen;
 	lv->cursor_at = now;
 	struct strbuf line = STRBUF_INIT;
 	sb_adds(&line, "{\"type\": \"cursor\", \"cursor\": ");
 	sb_add(&line, cur.buf, cur.len);
-	sb_adds(&line, "}\n");
+	/* Files left out are read again whole after a resume: the reader
+	 * then keeps every identity of the host to drop their overlap. */
+	sb_adds(&line, left_out ? ", \"partial\": true}\n" : "}\n");
 	if (fwrite(line.buf, 1, line.len, stdout) != line.len ||
 	    fflush(stdout) != 0)
 		lv->stop = 1;

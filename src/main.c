@@ -246,8 +246,9 @@ static void say_state_text(const struct options *o, const struct model *m)
 	strftime(iso, sizeof iso, "%Y-%m-%d %H:%M:%S UTC", &tm);
 	struct strbuf path = STRBUF_INIT;
 	sanitize(&path, o->state_file, strlen(o->state_file));
-	printf(_("State %s: this report covers what this run read; the prom "
-		 "file's counters cover everything counted since %s.\n"),
+	printf(_("State: %s\n"
+		 "  This report covers what this run read; the prom file's\n"
+		 "  counters cover everything counted since %s.\n"),
 	       path.buf, iso);
 	sb_free(&path);
 }

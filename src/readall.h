@@ -17,7 +17,7 @@ struct ruleset *rules_for(const struct options *o, struct strbuf *err);
  * follow_opts), and where each was read to at the end (pos, npos: the
  * caller frees pos).  Read on one thread. */
 struct read_resume {
-	int (*resume_for)(void *ctx, const char *path, struct fileid *id);
+	int (*resume_for)(void *ctx, const char *path, struct resume_at *at);
 	void *ctx;
 	struct position *pos;
 	size_t npos;

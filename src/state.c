@@ -54,7 +54,7 @@ static int slurp(const char *path, struct strbuf *out, size_t max,
 		if (n == 0)
 			break;
 		if (out->len + (size_t)n > max) {
-			sb_addf(msg, "larger than %zu MiB", max >> 20);
+			sb_addf(msg, _("larger than %zu MiB"), max >> 20);
 			if (fd)
 				close(fd);
 			errno = EFBIG;
@@ -91,7 +91,7 @@ static int read_counters(const struct jval *c, struct model *m,
 	    get_count(c, "read_bytes", &bytes) < 0 ||
 	    get_count(c, "read_lines", &lines) < 0 ||
 	    get_count(c, "match_limit_hits", &hits) < 0) {
-		sb_adds(why, "counters: not counters");
+		sb_adds(why, _("counters: not counters"));
 		return -1;
 	}
 	for (size_t i = 0; inc && i < inc->n; i++) {
@@ -103,7 +103,7 @@ static int read_counters(const struct jval *c, struct model *m,
 		if (!json_get_str(e, "process") || !code ||
 		    !code_from_name(code) || !res || !cause || !n ||
 		    n->type != J_NUMBER || !n->is_int || n->integer < 0) {
-			sb_addf(why, "counters: incident count %zu is not one",
+			sb_addf(why, _("counters: incident count %zu is not one"),
 				i);
 			return -1;
 		}
@@ -133,20 +133,20 @@ static int check_head(const struct jval *doc, struct strbuf *why)
 
 	if (doc->type != J_OBJECT || !format ||
 	    strcmp(format, STATE_FORMAT) != 0) {
-		sb_adds(why, "not a plogtop state file");
+		sb_adds(why, _("not a plogtop state file"));
 		return -1;
 	}
 	if (!ver || ver->type != J_NUMBER || !ver->is_int || ver->integer < 1) {
-		sb_adds(why, "a state file without a version");
+		sb_adds(why, _("a state file without a version"));
 		return -1;
 	}
 	if (ver->integer > STATE_VERSION) {
-		sb_addf(why, "state version %lld, newer than this plogtop's "
-			"(%d)", ver->integer, STATE_VERSION);
+		sb_addf(why, _("state version %lld, newer than this plogtop's "
+			"(%d)"), ver->integer, STATE_VERSION);
 		return -1;
 	}
 	if (!since || since->type != J_NUMBER) {
-		sb_adds(why, "no counted_since");
+		sb_adds(why, _("no counted_since"));
 		return -1;
 	}
 	return 0;
@@ -158,11 +158,11 @@ static void set_aside(const char *path, const char *why, struct strbuf *msg)
 
 	sb_addf(&bad, "%s.bad.%lld", path, (long long)time(NULL));
 	if (rename(path, bad.buf) == 0)
-		sb_addf(msg, "%s: %s; set aside as %s, counting starts afresh",
+		sb_addf(msg, _("%s: %s; set aside as %s, counting starts afresh"),
 			path, why, bad.buf);
 	else
-		sb_addf(msg, "%s: %s; cannot set it aside (%s), counting starts "
-			"afresh and it will be written over", path, why,
+		sb_addf(msg, _("%s: %s; cannot set it aside (%s), counting "
+			"starts afresh and it will be written over"), path, why,
 			strerror(errno));
 	sb_free(&bad);
 }
@@ -186,7 +186,7 @@ enum state_loaded state_load(const char *path, struct model *m,
 	if (r == 0 && json_parse(text.buf ? text.buf : "", text.len, &lim,
 				 &doc, &why) < 0) {
 		struct strbuf w = STRBUF_INIT;
-		sb_addf(&w, "not a state file that can be read (%s)", why.buf);
+		sb_addf(&w, _("not a state file that can be read (%s)"), why.buf);
 		sb_free(&why);
 		why = w;
 	} else if (r == 0) {

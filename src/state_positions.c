@@ -8,14 +8,17 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "i18n.h"
 #include "json.h"
 #include "state_positions.h"
 #include "xalloc.h"
 
 void posset_free(struct posset *ps)
 {
-	for (size_t i = 0; i < ps->n; i++)
+	for (size_t i = 0; i < ps->n; i++) {
 		free(ps->v[i].path);
+		free(ps->v[i].given);
+	}
 	free(ps->v);
 	free(ps->by_path);
 	free(ps->by_ino);
@@ -74,9 +77,23 @@ static int parse_entry(struct posentry *e, const struct jval *o)
 	    get_uint(o, "beforelen", FILEID_BEFORE, &bl) < 0 ||
 	    get_hash(o, "head", &e->id.head) < 0 ||
 	    get_hash(o, "before", &e->id.before) < 0 ||
-	    !seen || seen->type != J_NUMBER || bl > off || hl > off ||
-	    line > off)
+	    !seen || seen->type != J_NUMBER || bl > off || line > off)
 		return -1;
+	const struct jval *given = json_get(o, "given");
+	if (given && (given->type != J_ARRAY || given->n > RESUME_GIVEN_MAX))
+		return -1;
+	for (size_t i = 0; given && i < given->n; i++) {
+		const struct jval *g = &given->items[i];
+		if (g->type != J_NUMBER || !g->is_int ||
+		    g->integer <= (long long)line)
+			return -1;
+	}
+	if (given && given->n) {
+		e->given = xmalloc(given->n * sizeof *e->given);
+		for (size_t i = 0; i < given->n; i++)
+			e->given[i] = (unsigned long)given->items[i].integer;
+		e->ngiven = given->n;
+	}
 	e->id.offset = off;
 	e->id.line = (unsigned long)line;
 	e->id.headlen = (unsigned)hl;
@@ -110,22 +127,23 @@ int posset_parse(struct posset *ps, const struct jval *v, struct strbuf *err)
 	memset(ps, 0, sizeof *ps);
 	if (!v || v->type != J_OBJECT || !ver || ver->type != J_NUMBER ||
 	    !ver->is_int) {
-		sb_adds(err, "positions: no version");
+		sb_adds(err, _("positions: no version"));
 		return -1;
 	}
 	if (ver->integer != POSITIONS_VERSION) {
-		sb_addf(err, "positions: version %lld, not %d", ver->integer,
+		sb_addf(err, _("positions: version %lld, not %d"), ver->integer,
 			POSITIONS_VERSION);
 		return -1;
 	}
 	if (!files || files->type != J_ARRAY || files->n > POSITIONS_MAX) {
-		sb_adds(err, "positions: no list of files, or too long a one");
+		sb_adds(err, _("positions: no list of files, or too long a one"));
 		return -1;
 	}
 	ps->v = xcalloc(files->n + 1, sizeof *ps->v);
 	for (size_t i = 0; i < files->n; i++) {
 		if (parse_entry(&ps->v[ps->n], &files->items[i]) < 0) {
-			sb_addf(err, "positions: file %zu is not a position", i);
+			free(ps->v[ps->n].given);
+			sb_addf(err, _("positions: file %zu is not a position"), i);
 			posset_free(ps);
 			return -1;
 		}
@@ -140,16 +158,18 @@ int posset_parse(struct posset *ps, const struct jval *v, struct strbuf *err)
 	return 0;
 }
 
-static int try_entry(struct posentry *e, int fd, struct fileid *id)
+static int try_entry(struct posentry *e, int fd, struct resume_at *at)
 {
 	if (e->claimed || !fileid_matches(&e->id, fd))
 		return 0;
 	e->claimed = 1;
-	*id = e->id;
+	at->id = e->id;
+	at->given = e->given;
+	at->ngiven = e->ngiven;
 	return 1;
 }
 
-int posset_resume_for(void *ctx, const char *path, struct fileid *id)
+int posset_resume_for(void *ctx, const char *path, struct resume_at *id)
 {
 	struct posset *ps = ctx;
 	struct stat sb;
@@ -194,15 +214,23 @@ int posset_resume_for(void *ctx, const char *path, struct fileid *id)
 }
 
 static void entry_json(struct strbuf *out, const char *path,
-		       const struct fileid *id, double seen)
+		       const struct fileid *id, double seen,
+		       const unsigned long *given, size_t ngiven)
 {
 	sb_adds(out, "{\"path\": ");
 	json_cstring(out, path);
 	sb_addf(out, ", \"ino\": \"%llu\", \"dev\": \"%llu\", \"offset\": %llu, "
 		"\"line\": %lu, \"head\": \"%016" PRIx64 "\", \"headlen\": %u, "
 		"\"before\": \"%016" PRIx64 "\", \"beforelen\": %u, "
-		"\"seen\": %.3f}", id->ino, id->dev, id->offset, id->line,
+		"\"seen\": %.3f", id->ino, id->dev, id->offset, id->line,
 		id->head, id->headlen, id->before, id->beforelen, seen);
+	if (ngiven) {
+		sb_adds(out, ", \"given\": [");
+		for (size_t i = 0; i < ngiven; i++)
+			sb_addf(out, i ? ", %lu" : "%lu", given[i]);
+		sb_addc(out, ']');
+	}
+	sb_addc(out, '}');
 }
 
 static int newest_first(const void *a, const void *b)
@@ -233,7 +261,7 @@ static int add_bounded(struct strbuf *out, struct strbuf *one, size_t *n,
 	return 1;
 }
 
-void positions_json(struct strbuf *out, const struct position *cur,
+size_t positions_json(struct strbuf *out, const struct position *cur,
 		    size_t ncur, const struct posset *old, double now,
 		    size_t max_bytes)
 {
@@ -255,16 +283,20 @@ void positions_json(struct strbuf *out, const struct position *cur,
 	int open = 1;
 	for (size_t i = 0; open && i < ncur; i++) {
 		sb_reset(&one);
-		entry_json(&one, v[i].path, &v[i].id, now);
+		entry_json(&one, v[i].path, &v[i].id, now, v[i].given,
+			   v[i].ngiven);
 		open = add_bounded(out, &one, &n, room);
 	}
 	for (size_t i = 0; open && i < nrest; i++) {
 		sb_reset(&one);
-		entry_json(&one, rest[i]->path, &rest[i]->id, rest[i]->seen);
+		entry_json(&one, rest[i]->path, &rest[i]->id, rest[i]->seen,
+			   rest[i]->given, rest[i]->ngiven);
 		open = add_bounded(out, &one, &n, room);
 	}
 	sb_adds(out, "]}");
 	sb_free(&one);
 	free(rest);
 	free(v);
+	/* The last one tried did not fit when the list was cut. */
+	return ncur + nrest - (n < ncur + nrest ? n : ncur + nrest);
 }

@@ -3,7 +3,11 @@
  *
  *   {"version": 1, "files": [{"path": "...", "ino": "N", "dev": "N",
  *     "offset": N, "line": N, "head": "16 hex", "headlen": N,
- *     "before": "16 hex", "beforelen": N, "seen": UNIX}, ...]}
+ *     "before": "16 hex", "beforelen": N, "seen": UNIX,
+ *     "given": [LINE, ...]}, ...]}
+ *
+ * given (when not empty): the first lines of incidents given out after
+ * offset, not to be given out again (struct resume_at).
  *
  * Every value is checked as it is read: it comes from a file or a stream
  * another process wrote, hostile input like any log. */
@@ -27,6 +31,8 @@
 struct posentry {
 	char *path;
 	struct fileid id;
+	unsigned long *given;	/* see struct resume_at */
+	size_t ngiven;
 	double seen;		/* Unix time it was last seen */
 	int claimed;		/* a file found now was matched to it */
 };
@@ -43,12 +49,13 @@ void posset_free(struct posset *ps);
 int posset_parse(struct posset *ps, const struct jval *v, struct strbuf *err);
 /* The follower's resume_for: the resume point of the file at path, if one
  * of the set is that file (fileid.h's rule).  Each is given once. */
-int posset_resume_for(void *ctx, const char *path, struct fileid *id);
+int posset_resume_for(void *ctx, const char *path, struct resume_at *at);
 
 /* Writes a positions object: the files read now, newest first, then the
  * set's entries no file was matched to (not forgotten yet).  max_bytes
- * (0: no limit) bounds what is written: the oldest are left out. */
-void positions_json(struct strbuf *out, const struct position *cur,
+ * (0: no limit) bounds what is written: the oldest are left out.
+ * Returns how many were left out. */
+size_t positions_json(struct strbuf *out, const struct position *cur,
 		    size_t ncur, const struct posset *old, double now,
 		    size_t max_bytes);
 

@@ -50,6 +50,8 @@ void tail_free(struct tail *t)
 	feeder_free(t->feeder);
 	linesplit_free(&t->ls);
 	free(t->fid);
+	free(t->given);
+	free(t->skip);
 	free(t);
 }
 

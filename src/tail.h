@@ -46,6 +46,10 @@ struct tail {
 	/* Resume points: the identity last taken of it (fileid.h), NULL
 	 * until one is. */
 	struct fileid *fid;
+	/* First lines of incidents given out, kept while they lie after its
+	 * resume point; and, resumed, those not to give out again. */
+	unsigned long *given, *skip;
+	size_t ngiven, capgiven, nskip;
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,

@@ -99,7 +99,8 @@ static void test_rule(void **state)
 static void test_rename(void **state)
 {
 	char from[256], to[256];
-	struct fileid id, got;
+	struct fileid id;
+	struct resume_at got;
 	struct posset ps = { 0 };
 
 	(void)state;
@@ -116,8 +117,8 @@ static void test_rename(void **state)
 	ps.by_ino = xcalloc(1, sizeof *ps.by_ino);
 	ps.by_path[0] = ps.by_ino[0] = &ps.v[0];
 	assert_true(posset_resume_for(&ps, to, &got));
-	assert_int_equal(got.offset, id.offset);
-	assert_int_equal(got.line, 3);
+	assert_int_equal(got.id.offset, id.offset);
+	assert_int_equal(got.id.line, 3);
 	assert_false(posset_resume_for(&ps, to, &got));
 	posset_free(&ps);
 	unlink(to);
