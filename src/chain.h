@@ -100,6 +100,11 @@ struct chain {
 	} *seen;		/* grown as needed, up to MAX_RAW */
 	size_t nseen, capseen;
 	struct dlink lru;	/* in the classifier's LRU list */
+	/* Where its lines start, for resume points: its first line's byte
+	 * offset (in inc->file), and its first in a second file. */
+	unsigned long long off, off2;
+	const char *file2;
+	unsigned long line2;
 };
 
 /* What is left of a chain closed for being quiet: enough to know that a
@@ -131,6 +136,7 @@ struct classifier {
 	size_t ntomb;		/* written round robin */
 	struct facts facts;	/* of the record being fed */
 	struct facts deferred;	/* of a closing incident's lines */
+	unsigned long long line_off;	/* of the line being fed */
 };
 
 

@@ -209,6 +209,7 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 	inc->file = rec->file;
 	inc->line = rec->line;
 	inc->first = rec->time;
+	ch->off = ch->screen ? c->line_off : rec->off;
 	ch->inc = inc;
 	if (c->nopen == c->capopen) {
 		c->capopen = c->capopen ? 2 * c->capopen : 16;
@@ -245,6 +246,11 @@ void chain_append(struct classifier *c, struct chain *ch,
 {
 	struct incident *inc = ch->inc;
 
+	if (rec->file != inc->file && !ch->file2) {
+		ch->file2 = rec->file;
+		ch->off2 = ch->screen ? c->line_off : rec->off;
+		ch->line2 = rec->line;
+	}
 	inc->nlines += rec->nlines;
 	if (rec->time != LOGTIME_UNKNOWN) {
 		if (inc->first == LOGTIME_UNKNOWN)
@@ -471,4 +477,27 @@ static int late_trailer(const struct classifier *c, const struct record *rec,
 			return 1;
 	}
 	return 0;
+}
+
+/* ---- resume points ---- */
+
+void classifier_set_line_off(struct classifier *c, unsigned long long off)
+{
+	c->line_off = off;
+}
+
+unsigned long long classifier_line_off(const struct classifier *c)
+{
+	return c->line_off;
+}
+
+void classifier_each_open(const struct classifier *c, open_line_fn fn,
+			  void *ctx)
+{
+	for (size_t i = 0; i < c->nopen; i++) {
+		const struct chain *ch = c->open[i];
+		fn(ctx, ch->inc->file, ch->off, ch->inc->line);
+		if (ch->file2)
+			fn(ctx, ch->file2, ch->off2, ch->line2);
+	}
 }

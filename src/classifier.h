@@ -32,6 +32,7 @@ struct record {
 	unsigned nlines;	/* 1 + continuation lines */
 	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
+	unsigned long long off;	/* byte offset of its first line in file */
 };
 
 /* Receives each incident; it takes ownership. */
@@ -63,5 +64,16 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms);
  * open. */
 unsigned long long classifier_next_expiry(const struct classifier *c);
 size_t classifier_open_chains(const struct classifier *c);
+
+/* Resume points (follow_resume.c).  The reader says where in its file
+ * the line it is about to feed starts; a chain remembers where its first
+ * line (and its first line in a second file) started, and each open
+ * chain is told to fn with its file, that byte offset and line number. */
+void classifier_set_line_off(struct classifier *c, unsigned long long off);
+unsigned long long classifier_line_off(const struct classifier *c);
+typedef void (*open_line_fn)(void *ctx, const char *file,
+			     unsigned long long off, unsigned long line);
+void classifier_each_open(const struct classifier *c, open_line_fn fn,
+			  void *ctx);
 
 #endif

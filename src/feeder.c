@@ -24,6 +24,7 @@ struct feeder {
 	struct plog_header h;
 	struct strbuf raw, text, name, srcloc;
 	unsigned long line;
+	unsigned long long off;	/* of the record's first line */
 	const char *recfile;
 	unsigned nlines;
 	struct screen_line sl;	/* what the current line of output is */
@@ -78,6 +79,16 @@ int feeder_has_pending(const struct feeder *f)
 	return f && f->state == ST_PENDING;
 }
 
+int feeder_pending_start(const struct feeder *f, unsigned long long *off,
+			 unsigned long *line)
+{
+	if (!feeder_has_pending(f))
+		return 0;
+	*off = f->off;
+	*line = f->line;
+	return 1;
+}
+
 const int *feeder_want_all(const struct feeder *f)
 {
 	return &f->want_all;
@@ -98,6 +109,7 @@ void feeder_flush(struct feeder *f)
 			.srcloc = f->srcloc.buf, .srcloclen = f->srcloc.len,
 			.file = f->recfile, .line = f->line,
 			.nlines = f->nlines, .prefix = "", .prefixlen = 0,
+			.off = f->off,
 		};
 		classifier_feed(f->c, &rec);
 	}
@@ -118,6 +130,7 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	sb_reset(&f->srcloc);
 	sb_add(&f->srcloc, line + h->srcloc.off, h->srcloc.len);
 	f->line = lineno;
+	f->off = classifier_line_off(f->c);
 	f->recfile = f->file;
 	f->nlines = 1;
 	set_state(f, ST_PENDING);

@@ -32,6 +32,10 @@ void feeder_flush(struct feeder *f);
  * files read to their end need not each keep a record's room. */
 void feeder_trim(struct feeder *f);
 int feeder_has_pending(const struct feeder *f);
+/* The byte offset and line number where the pending record starts;
+ * 0 when none is pending. */
+int feeder_pending_start(const struct feeder *f, unsigned long long *off,
+			 unsigned long *line);
 /* Points at a flag that is 0 while only ERROR lines can matter (see
  * struct linesplit's want_all). */
 const int *feeder_want_all(const struct feeder *f);

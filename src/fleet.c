@@ -85,6 +85,7 @@ struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
 
 	fl->m = m;
 	fl->o = *o;
+	fleet_times_init(fl);
 	if (!fl->o.ssh || !*fl->o.ssh)
 		fl->o.ssh = "ssh";
 	if (!fl->o.remote_cmd || !*fl->o.remote_cmd)
@@ -105,7 +106,7 @@ void fleet_add(struct fleet *fl, const char *host, const char *path)
 		memset(fh, 0, sizeof *fh);
 		fh->mh = model_host_add(fl->m, host);
 		remote_init(&fh->r);
-		fh->backoff_ms = FLEET_BACKOFF_MIN_MS;
+		fh->backoff_ms = fl->backoff_min_ms;
 	}
 	if (*path) {
 		fh->paths = xrealloc(fh->paths,
@@ -142,8 +143,9 @@ static void push(char ***v, size_t *n, const char *s)
 	(*v)[*n] = NULL;
 }
 
-char **fleet_argv(const struct fleet_opts *o, const char *host,
-		  char *const *paths, size_t npaths)
+/* resume: the remote reads a cursor from its standard input. */
+static char **argv_of(const struct fleet_opts *o, const char *host,
+		      char *const *paths, size_t npaths, int resume)
 {
 	char **v = NULL, *words = xstrdup(o->ssh && *o->ssh ? o->ssh : "ssh");
 	size_t n = 0;
@@ -177,6 +179,8 @@ char **fleet_argv(const struct fleet_opts *o, const char *host,
 		quoted(&cmd, "--follow");
 		quoted(&cmd, "--format=ndjson");
 		quoted(&cmd, "--hello");
+		if (resume)
+			quoted(&cmd, "--resume=-");
 	}
 	if (o->since_arg) {
 		struct strbuf s = STRBUF_INIT;
@@ -192,6 +196,12 @@ char **fleet_argv(const struct fleet_opts *o, const char *host,
 	sb_free(&cmd);
 	free(words);
 	return v;
+}
+
+char **fleet_argv(const struct fleet_opts *o, const char *host,
+		  char *const *paths, size_t npaths)
+{
+	return argv_of(o, host, paths, npaths, 0);
 }
 
 void fleet_argv_free(char **argv)
@@ -224,22 +234,48 @@ static void stop_child(struct fleet_host *fh)
 	fh->closing = 0;
 }
 
+static void say_dropped(struct fleet *fl, struct fleet_host *fh, size_t n)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	fh->drop_said += n;
+	fh->mh->dropped += n;
+	sb_addf(&sb, ngettext("%zu line over 1 MiB dropped",
+			      "%zu lines over 1 MiB dropped", n), n);
+	fleet_say(fl, fh, sb.buf);
+	sb_free(&sb);
+}
+
+/* The wait doubles with each failure, a failure after the hello too; it
+ * starts over only for a host that had stayed up stable_ms. */
+static void schedule_retry(struct fleet *fl, struct fleet_host *fh,
+			   unsigned long long now, struct strbuf *msg)
+{
+	if (fh->up_ms && now >= fh->up_ms + fl->stable_ms)
+		fh->backoff_ms = fl->backoff_min_ms;
+	fh->up_ms = 0;
+	fh->mh->retry_ms = now + fh->backoff_ms;
+	sb_addf(msg, _(" (trying again in %u s)"),
+		(fh->backoff_ms + 500) / 1000);
+	fh->backoff_ms = fh->backoff_ms * 2 > FLEET_BACKOFF_MAX_MS
+			 ? FLEET_BACKOFF_MAX_MS : fh->backoff_ms * 2;
+}
+
 void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 		     const char *why, unsigned long long now)
 {
 	struct strbuf msg = STRBUF_INIT;
 
+	if (fh->r.dropped > fh->drop_said)
+		say_dropped(fl, fh, fh->r.dropped - fh->drop_said);
+	fh->drop_due = 0;
 	if (fh->running)
 		stop_child(fh);
 	model_host_set(fl->m, fh->mh, HOST_DOWN, why);
 	fl->gen++;
 	sb_addf(&msg, "down: %s", why);
-	if (!fl->o.once) {
-		fh->mh->retry_ms = now + fh->backoff_ms;
-		sb_addf(&msg, _(" (trying again in %u s)"), fh->backoff_ms / 1000);
-		fh->backoff_ms = fh->backoff_ms * 2 > FLEET_BACKOFF_MAX_MS
-				 ? FLEET_BACKOFF_MAX_MS : fh->backoff_ms * 2;
-	}
+	if (!fl->o.once)
+		schedule_retry(fl, fh, now, &msg);
 	fleet_say(fl, fh, msg.buf);
 	sb_free(&msg);
 }
@@ -248,14 +284,22 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 			 unsigned long long now)
 {
 	struct strbuf err = STRBUF_INIT;
-	char **argv = fleet_argv(&fl->o, fh->mh->name, fh->paths, fh->npaths);
+	/* A host that said it resumes gets its last cursor back on its
+	 * standard input. */
+	int resume = !fl->o.once && fh->resume && fh->cursor.len;
+	char **argv = argv_of(&fl->o, fh->mh->name, fh->paths, fh->npaths,
+			      resume);
 
 	fh->mh->attempts++;
 	fh->hello = 0;
 	fh->closing = 0;
 	if (fl->o.once)
 		fleet_once_begin(fl, fh);
-	if (remote_start(&fh->r, argv, &err) < 0) {
+	fh->up_ms = 0;
+	fh->drop_due = 0;
+	fh->drop_said = fh->r.dropped;	/* a count over connections */
+	if (remote_start_input(&fh->r, argv, resume ? fh->cursor.buf : NULL,
+			       resume ? fh->cursor.len : 0, &err) < 0) {
 		fleet_host_down(fl, fh, err.buf, now);
 	} else {
 		fh->running = 1;
@@ -368,8 +412,18 @@ static int hello(struct fleet *fl, struct fleet_host *fh,
 			ver->integer, REPORT_SCHEMA_VERSION);
 		return -1;
 	}
+	const struct jval *res = json_get(v, "resume");
 	fh->hello = 1;
-	fh->backoff_ms = FLEET_BACKOFF_MIN_MS;
+	/* The backoff starts over only once the host stayed up
+	 * (schedule_retry): a host that fails after its hello is not
+	 * retried every second. */
+	if (fh->resume && !(res && res->type == J_BOOL && res->boolean)) {
+		/* A host that resumed no longer does (another version):
+		 * its whole history comes again, and only what came since
+		 * its last cursor is remembered. */
+		sb_reset(&fh->cursor);
+	}
+	fh->resume = res && res->type == J_BOOL && res->boolean;
 	model_host_set(fl->m, fh->mh, HOST_UP, NULL);
 	fl->gen++;
 	fleet_say(fl, fh, "up");
@@ -380,7 +434,31 @@ struct line_ctx {
 	struct fleet *fl;
 	struct fleet_host *fh;
 	struct strbuf why;	/* set: the host goes down */
+	unsigned long long now;
 };
+
+/* A cursor line may be as long as any line (REMOTE_LINE_MAX) and name
+ * many files: parsed with wider limits when the incident line's fail. */
+static const struct json_limits cursor_limits = { 65536, 1u << 18 };
+
+static int parse_line(const char *line, size_t len, struct jval *v,
+		      struct strbuf *err)
+{
+	struct strbuf err2 = STRBUF_INIT;
+
+	if (json_parse(line, len, &line_limits, v, err) == 0)
+		return 0;
+	if (json_parse(line, len, &cursor_limits, v, &err2) == 0) {
+		if (fleet_is_cursor(v)) {
+			sb_reset(err);
+			sb_free(&err2);
+			return 0;
+		}
+		jval_free(v);
+	}
+	sb_free(&err2);
+	return -1;
+}
 
 static int on_line(void *ctx, const char *line, size_t len)
 {
@@ -390,21 +468,28 @@ static int on_line(void *ctx, const char *line, size_t len)
 	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
+	fh->taken++;
 	if (lc->fl->o.once) {
 		if (fleet_once_line(fh, line, len) == 0)
 			return 0;
 		fleet_once_broken(lc->fl, fh, &lc->why);
 		return 1;
 	}
-	if (json_parse(line, len, &line_limits, &v, &err) < 0) {
+	if (parse_line(line, len, &v, &err) < 0) {
 		sb_addf(&lc->why, "protocol error: %s", err.buf);
 		sb_free(&err);
 		return 1;
 	}
-	if (!fh->hello)
+	if (!fh->hello) {
 		rc = hello(lc->fl, fh, &v, &lc->why);
-	else if (fleet_take_incident(lc->fl, fh, &v, &err) < 0)
-		sb_addf(&lc->why, "protocol error: %s", err.buf), rc = -1;
+		if (!rc)
+			fh->up_ms = lc->now;
+	} else if (fleet_is_cursor(&v)) {
+		fleet_take_cursor(lc->fl, fh, &v);
+	} else if (fleet_stream_incident(lc->fl, fh, &v, &err) < 0) {
+		sb_addf(&lc->why, "protocol error: %s", err.buf);
+		rc = -1;
+	}
 	jval_free(&v);
 	sb_free(&err);
 	return rc ? 1 : 0;
@@ -468,8 +553,42 @@ static void closing(struct fleet *fl, struct fleet_host *fh,
 	}
 	struct strbuf why = STRBUF_INIT;
 	remote_reason(&fh->r, &why);
+	fleet_resume_refused(fl, fh);
 	fleet_host_down(fl, fh, why.buf, now);
 	sb_free(&why);
+}
+
+/* Lines over REMOTE_LINE_MAX: the first said at once, the rest counted
+ * and said once per note interval; a host that sent nothing else in an
+ * interval does not speak the protocol: down. */
+static void dropped_lines(struct fleet *fl, struct fleet_host *fh,
+			  unsigned long long now)
+{
+	size_t n = fh->r.dropped - fh->drop_said;
+
+	if (!fh->drop_due && n) {
+		fh->drop_due = now + fl->note_ms;
+		fh->taken_at_drop = fh->taken;
+		say_dropped(fl, fh, n);
+		return;
+	}
+	if (!fh->drop_due || now < fh->drop_due)
+		return;
+	if (!n) {
+		fh->drop_due = 0;
+		return;
+	}
+	say_dropped(fl, fh, n);
+	if (fh->taken == fh->taken_at_drop) {
+		struct strbuf why = STRBUF_INIT;
+		sb_addf(&why, "protocol error: only lines over 1 MiB for %u s",
+			(fl->note_ms + 500) / 1000);
+		fleet_host_down(fl, fh, why.buf, now);
+		sb_free(&why);
+		return;
+	}
+	fh->drop_due = now + fl->note_ms;
+	fh->taken_at_drop = fh->taken;
 }
 
 static void read_host(struct fleet *fl, struct fleet_host *fh,
@@ -479,17 +598,13 @@ static void read_host(struct fleet *fl, struct fleet_host *fh,
 	if (pe && pe->revents)
 		remote_read_err(&fh->r);
 	if (po && po->revents && fh->r.out >= 0) {
-		struct line_ctx lc = { fl, fh, STRBUF_INIT };
+		struct line_ctx lc = { fl, fh, STRBUF_INIT, now };
 		remote_read(&fh->r, on_line, &lc);
 		if (lc.why.len)
 			fleet_host_down(fl, fh, lc.why.buf, now);
 		sb_free(&lc.why);
 		if (!fh->running)
 			return;
-		if (fh->r.dropped > fh->mh->dropped) {
-			fh->mh->dropped = fh->r.dropped;
-			fleet_say(fl, fh, _("a line over 1 MiB dropped"));
-		}
 	}
 	if (fh->r.out < 0 && !fh->closing) {
 		fh->closing = 1;
@@ -507,6 +622,8 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 		const struct pollfd *pp = polled(fh, p, n, &k);
 		if (fh->running)
 			read_host(fl, fh, pp, pp ? pp + 1 : NULL, now);
+		if (fh->running && !fh->closing)
+			dropped_lines(fl, fh, now);
 		if (fh->running && fh->closing)
 			closing(fl, fh, now);
 		else if (fh->running && fl->o.once && now >= fh->deadline) {
@@ -540,6 +657,12 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now)
 			 fh->mh->state == HOST_DOWN)
 			due = fh->mh->retry_ms > now
 			      ? (long long)(fh->mh->retry_ms - now) : 0;
+		if (fh->running && fh->drop_due) {
+			long long d = fh->drop_due > now
+				      ? (long long)(fh->drop_due - now) : 0;
+			if (due < 0 || d < due)
+				due = d;
+		}
 		if (due >= 0 && (t < 0 || due < t))
 			t = due;
 	}
@@ -569,6 +692,7 @@ void fleet_free(struct fleet *fl)
 			remote_stop(&fh->r, 500);
 		sb_free(&fh->r.lasterr);
 		fleet_once_free(fh);
+		fleet_resume_free(fh);
 		for (size_t j = 0; j < fh->npaths; j++)
 			free(fh->paths[j]);
 		free(fh->paths);

@@ -2,7 +2,10 @@
  * (--follow --format=ndjson --hello, or --once --format=json) and its
  * incidents enter the one model with their host.  A host that fails is
  * shown with its reason and, in the live modes, tried again with
- * backoff (1 s doubling to 60 s); it never stops the others.  Each host
+ * backoff (1 s doubling to 60 s, back to 1 s once it stayed up 60 s);
+ * it never stops the others.  A reconnect resumes the host's stream at
+ * the last cursor it sent when it can, and drops by incident identity
+ * what the host sends again (fleet_resume.c).  Each host
  * is read a budget at a time, in turn, so that one flooding host cannot
  * starve the others. */
 #ifndef PLOGTOP_FLEET_H
@@ -16,6 +19,13 @@
 
 #define FLEET_BACKOFF_MIN_MS 1000
 #define FLEET_BACKOFF_MAX_MS 60000
+/* A host up this long is stable: its next failure waits
+ * FLEET_BACKOFF_MIN_MS again.  Until then each failure doubles the wait,
+ * whether it came before or after the host's hello. */
+#define FLEET_STABLE_MS 60000
+/* Lines over REMOTE_LINE_MAX are said once per host in this; a host that
+ * sent only such lines in it is down. */
+#define FLEET_NOTE_MS 10000
 
 struct fleet_opts {
 	const char *ssh;	/* --ssh: words split at white space */

@@ -2,11 +2,22 @@
 #ifndef PLOGTOP_FLEET_INT_H
 #define PLOGTOP_FLEET_INT_H
 
+#include <stdint.h>
+
 #include "fleet.h"
 #include "jsonparse.h"
 #include "remote.h"
 
 struct fleet_once;
+/* Identities (64-bit hashes) of incidents a host sent that a reconnect
+ * may send again.  A table at most 3/4 full: 11 to 22 bytes an
+ * identity. */
+#define FLEET_SEEN_MAX (1u << 22)	/* identities a host: a table of at most 64 MiB */
+struct fleet_seen {
+	uint64_t *slot;		/* 0: empty */
+	size_t cap, n;
+	int full;		/* FLEET_SEEN_MAX reached */
+};
 
 struct fleet_host {
 	struct model_host *mh;
@@ -23,6 +34,23 @@ struct fleet_host {
 	int waiting;			/* --once: for a free slot */
 	int no_slot;			/* live: beyond the open-file limit,
 					 * never connected */
+	/* Reconnects (fleet_resume.c). */
+	int resume;			/* its hello said "resume": true */
+	struct strbuf cursor;		/* the last cursor it sent, as JSON
+					 * ("": none); at most
+					 * REMOTE_LINE_MAX */
+	struct fleet_seen seen;		/* identities since that cursor
+					 * (all, for a host without one) */
+	int seen_all;			/* a cursor left files out: keep
+					 * every identity */
+	int seen_full_said;
+	size_t overlap;			/* incidents sent again, dropped */
+	unsigned long long up_ms;	/* when its hello came; 0: not up */
+	/* Lines over REMOTE_LINE_MAX: said once per note interval. */
+	size_t drop_said;		/* of r.dropped, already said */
+	unsigned long long drop_due;	/* 0: no interval running */
+	size_t taken;			/* lines taken from the stream */
+	size_t taken_at_drop;		/* taken when the interval began */
 };
 
 struct fleet {
@@ -32,6 +60,11 @@ struct fleet {
 	size_t n;
 	size_t slots;		/* hosts connected at once, at most */
 	unsigned long long gen;
+	unsigned backoff_min_ms;	/* the first wait after a failure */
+	unsigned stable_ms;		/* up this long: the backoff starts
+					 * over */
+	unsigned note_ms;		/* lines over 1 MiB: said at most
+					 * once in this */
 };
 
 /* The host is down for why; a live fleet tries it again later. */
@@ -52,5 +85,25 @@ void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
 void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 			 unsigned long long now);
 void fleet_once_free(struct fleet_host *fh);
+
+/* fleet_resume.c */
+void fleet_times_init(struct fleet *fl);
+uint64_t fleet_incident_id(const struct jval *o);
+int fleet_seen_has(const struct fleet_seen *s, uint64_t id);
+/* 1: already there; -1: FLEET_SEEN_MAX reached (not added). */
+int fleet_seen_add(struct fleet_seen *s, uint64_t id);
+void fleet_seen_clear(struct fleet_seen *s);
+/* {"type": "cursor", ...} */
+int fleet_is_cursor(const struct jval *v);
+/* Keeps the cursor of a resuming host; what it covers is forgotten. */
+void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
+		       const struct jval *v);
+/* An incident line of a stream: taken unless its identity was. */
+int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
+			  const struct jval *o, struct strbuf *err);
+/* A connection that ended before its hello: when the remote refused
+ * --resume=-, the next one goes without. */
+void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh);
+void fleet_resume_free(struct fleet_host *fh);
 
 #endif

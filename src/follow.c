@@ -47,6 +47,10 @@ static void emit(void *ctx, struct incident *inc)
 		fw->o.take(fw->o.ctx, inc);
 		return;
 	}
+	if (follow_given_before(fw, inc)) {
+		incident_free(inc);
+		return;
+	}
 	/* Captured output has no log time: read live, it happened about
 	 * now, and counts in the 1-minute window (history keeps none). */
 	if (inc->first == LOGTIME_UNKNOWN && !fw->o.once &&
@@ -127,6 +131,7 @@ void follower_free(struct follower *fw)
 		free(fw->single[i].path);
 	free(fw->single);
 	follow_free_history(fw);
+	follow_free_gone(fw);
 	classifier_free(fw->cl);
 	if (fw->ifd >= 0)
 		close(fw->ifd);
@@ -274,6 +279,7 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 			fw->hist[i].t = NULL;
 	forget_pending(fw, t);
 	list_remove(&fw->backlog, &t->in_backlog, t);
+	follow_note_gone(fw, t);
 	tail_flush(t);
 	model_release_path(fw->m, t->path);
 	tail_free(t);
@@ -390,6 +396,7 @@ struct tail *follow_file_seen(struct follower *fw, const char *path,
 		}
 		if (!fw->started)
 			return t;	/* the history is read in order later */
+		follow_resume_tail(fw, t);
 	}
 	follow_read_tail(fw, t, now);
 	return t;

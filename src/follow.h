@@ -7,9 +7,19 @@
 
 #include <stddef.h>
 
+#include "fileid.h"
 #include "incident.h"
 #include "model.h"
 #include "rules.h"
+
+/* Where to start a file again: its identity at the resume point, and the
+ * first lines of the incidents already given out after it (chains that
+ * closed while one that started before them was still open). */
+struct resume_at {
+	struct fileid id;
+	const unsigned long *given;
+	size_t ngiven;
+};
 
 struct follow_opts {
 	int once;		/* read what is there now, then stop: no
@@ -28,7 +38,32 @@ struct follow_opts {
 	void (*take)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);
 	void *ctx;
+	/* Resume points (--state, --resume, cursor lines): asked of every
+	 * file found; returns 1 with where to start in *at when that file
+	 * was read before (see fileid.h for the rule), else 0.  Set it (to
+	 * a function that may always say 0) whenever follower_positions
+	 * will be asked: only then are the incidents given out after a
+	 * point remembered. */
+	int (*resume_for)(void *ctx, const char *path, struct resume_at *at);
+	void *resume_ctx;
 };
+
+/* Where a followed file has been read to (CONTRACT.md section 1): every
+ * incident whose lines lie wholly before id.offset has been given out,
+ * and no chain still open has a line before it. */
+struct position {
+	const char *path;		/* interned in the model */
+	struct fileid id;
+	unsigned long long last_ms;	/* when its last bytes were read */
+	/* The first lines of incidents given out after id.offset (valid
+	 * until the follower is called again). */
+	const unsigned long *given;
+	size_t ngiven;
+};
+
+/* At most this many incidents given out after a file's resume point are
+ * remembered (the oldest are forgotten: counted again after a restart). */
+#define RESUME_GIVEN_MAX 4096
 
 /* One file of the history, for a reader that splits the work. */
 struct plan_file {
@@ -105,6 +140,10 @@ int follower_settled(const struct follower *fw);
 unsigned long follower_limit_hits(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */
 unsigned long long follower_generation(const struct follower *fw);
+
+/* The resume points of every file read so far (not standard input),
+ * into *out (the caller frees it); returns how many. */
+size_t follower_positions(struct follower *fw, struct position **out);
 
 unsigned long long monotonic_ms(void);
 

@@ -62,16 +62,24 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
 	follow_check_waiting(fw, now_ms);
+	/* A file with a resume point (--state, --resume) is read from it,
+	 * in the history's order, even under --since=now. */
+	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (fw->o.skip_history)
+		int resumed = follow_resume_tail(fw, v[i].t);
+		if (fw->o.skip_history && !resumed) {
 			tail_skip_to_end(v[i].t);
-		else
-			v[i].t->in_history = 1;
+			free(v[i].stream);
+			continue;
+		}
+		v[i].t->in_history = 1;
+		v[k++] = v[i];
 	}
+	n = k;
 	fw->hist = v;
 	fw->nhist = n;
 	fw->hpos = 0;
-	if (fw->o.skip_history) {
+	if (!n) {
 		follow_free_history(fw);
 		fw->hist_bytes = 0;
 	}

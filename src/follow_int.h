@@ -87,6 +87,10 @@ struct follower {
 	struct taillist dirty;	/* modified in this batch of events */
 	struct taillist backlog;	/* more to read than one budget */
 	struct taillist pending;	/* holding back a record or a line */
+	/* Files dropped (deleted, or renamed: a rotation), in case they turn
+	 * up under another name (follow_resume.c). */
+	struct gone *gone;
+	size_t ngone;
 	struct order *hist;	/* files whose history is still to read */
 	size_t nhist, hpos;
 	unsigned long long hist_bytes;
@@ -117,6 +121,17 @@ void follow_count_read(struct follower *fw, struct tail *t);
 /* follow_roots.c */
 void follow_add_single(struct follower *fw, const char *path, size_t root,
 		       unsigned long long now);
+
+/* follow_resume.c */
+/* A tail about to be dropped: remembered a while, so that the same file
+ * found under another name (a rotation by rename) goes on where it was. */
+void follow_note_gone(struct follower *fw, const struct tail *t);
+void follow_free_gone(struct follower *fw);
+/* A file found: starts it at its resume point, if it has one (1). */
+int follow_resume_tail(struct follower *fw, struct tail *t);
+/* An incident about to be given out: 1 when it was before a restart (it
+ * is then dropped), else it is noted as given. */
+int follow_given_before(struct follower *fw, const struct incident *inc);
 
 /* follow_history.c */
 void follow_free_history(struct follower *fw);

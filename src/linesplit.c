@@ -32,6 +32,8 @@ static void give(struct linesplit *ls, const char *line, size_t len)
 /* Keeps at most LINESPLIT_MAX bytes of an unfinished line. */
 static void keep(struct linesplit *ls, const char *p, size_t n)
 {
+	if (!ls->carry.len && !ls->overlong)
+		ls->carry_start = ls->pos + (unsigned long long)(p - ls->feed_buf);
 	size_t room = LINESPLIT_MAX - ls->carry.len;
 
 	if (n > room) {
@@ -122,6 +124,7 @@ static void whole_lines(struct linesplit *ls, const char *p, const char *end)
 			ls->truncated++;
 			len = LINESPLIT_MAX;
 		}
+		ls->line_start = ls->pos + (unsigned long long)(p - ls->feed_buf);
 		give(ls, p, len);
 		p = nl + 1;
 	}
@@ -131,13 +134,16 @@ void linesplit_feed(struct linesplit *ls, const char *buf, size_t n)
 {
 	const char *p = buf, *end = buf + n;
 
+	ls->feed_buf = buf;
 	if (ls->carry.len || ls->overlong) {
 		const char *nl = memchr(p, '\n', n);
 		if (!nl) {
 			keep(ls, p, n);
+			ls->pos += n;
 			return;
 		}
 		keep(ls, p, (size_t)(nl - p));
+		ls->line_start = ls->carry_start;
 		give(ls, ls->carry.buf, ls->carry.len);
 		sb_reset(&ls->carry);
 		ls->overlong = 0;
@@ -150,10 +156,12 @@ void linesplit_feed(struct linesplit *ls, const char *buf, size_t n)
 	}
 	if (p < end)
 		keep(ls, p, (size_t)(end - p));
+	ls->pos += n;
 }
 
 void linesplit_finish(struct linesplit *ls)
 {
+	ls->line_start = ls->carry_start;
 	if (ls->carry.len || ls->overlong)
 		give(ls, ls->carry.buf ? ls->carry.buf : "", ls->carry.len);
 	sb_reset(&ls->carry);
@@ -165,6 +173,15 @@ void linesplit_reset(struct linesplit *ls)
 	sb_reset(&ls->carry);
 	ls->overlong = 0;
 	ls->lineno = 0;
+	ls->pos = ls->line_start = ls->carry_start = 0;
+}
+
+void linesplit_seek(struct linesplit *ls, unsigned long long pos,
+		    unsigned long lineno)
+{
+	linesplit_reset(ls);
+	ls->pos = ls->line_start = ls->carry_start = pos;
+	ls->lineno = lineno;
 }
 
 int linesplit_pending(const struct linesplit *ls)

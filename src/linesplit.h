@@ -25,6 +25,11 @@ struct linesplit {
 	 * are counted but not given out: in a plog file only ERROR records
 	 * and the lines continuing one matter, and most lines are neither. */
 	const int *want_all;
+	/* Byte positions in the stream, for resume points: the position of
+	 * the next byte fed, of the line being given out, and of the
+	 * unfinished line kept in carry. */
+	unsigned long long pos, line_start, carry_start;
+	const char *feed_buf;	/* the buffer being fed, while it is */
 };
 
 void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx);
@@ -34,6 +39,9 @@ void linesplit_finish(struct linesplit *ls);
 /* Forgets the partial line: the file was truncated or replaced. */
 void linesplit_reset(struct linesplit *ls);
 int linesplit_pending(const struct linesplit *ls);
+/* Starts at byte pos of a stream, after lineno lines (a resume point). */
+void linesplit_seek(struct linesplit *ls, unsigned long long pos,
+		    unsigned long lineno);
 void linesplit_free(struct linesplit *ls);
 
 #endif

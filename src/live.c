@@ -293,6 +293,7 @@ static void loop(struct live *lv, int sfd)
 			timeout = min_timeout(timeout,
 					      fleet_timeout(lv->fleet, now));
 		timeout = min_timeout(timeout, live_draw_timeout(lv, now));
+		timeout = min_timeout(timeout, live_state_timeout(lv, now));
 		if (lv->demo)
 			timeout = min_timeout(timeout, demo_due > now
 					      ? (int)(demo_due - now) : 0);
@@ -326,8 +327,11 @@ static void loop(struct live *lv, int sfd)
 		if (lv->stop)
 			break;
 		if (history && !follower_history_step(lv->fw, lv->dashboard
-							      ? 50 : 200))
+							      ? 50 : 200)) {
 			prom_history_read(lv, now);
+			live_state_write(lv, now, 1);
+			live_cursor_write(lv, now, 1);
+		}
 		if (lv->demo)
 			demo_due = demo_step(lv->demo, now);
 		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
@@ -337,6 +341,10 @@ static void loop(struct live *lv, int sfd)
 			fleet_handle(lv->fleet, p + 4, n > 0 ? np - 4 : 0, now);
 		model_maintain(&lv->m);
 		write_prom(lv, now, 0);
+		if (!follower_reading_history(lv->fw)) {
+			live_state_write(lv, now, 0);
+			live_cursor_write(lv, now, 0);
+		}
 		/* Paused or not, the clock and the header still move. */
 		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
 			live_draw(lv, now);
@@ -385,6 +393,14 @@ static void roots_text(struct live *lv)
 	}
 }
 
+static int reads_stdin(const struct options *o)
+{
+	for (size_t i = 0; i < o->npaths; i++)
+		if (strcmp(o->paths[i], "-") == 0)
+			return 1;
+	return 0;
+}
+
 static int run(const struct options *o, struct ruleset *rs,
 	       const struct catalog *cat, int dashboard)
 {
@@ -409,12 +425,20 @@ static int run(const struct options *o, struct ruleset *rs,
 		status = 2;
 		goto out;
 	}
+	if (live_state_start(&lv) < 0) {
+		status = 2;
+		goto out;
+	}
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
 		.max_watches = o->max_watches, .on_incident = on_incident,
 		.on_message = on_message,
 		.ctx = &lv,
+		.resume_ctx = &lv.resume,
 	};
+	/* Resume points are kept for a state or a stream's cursor lines. */
+	if (o->state_file || o->resume_file || o->hello)
+		fo.resume_for = posset_resume_for;
 	lv.fw = follower_new(rs, &lv.m, &fo, &err);
 	if (!lv.fw) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);
@@ -454,16 +478,27 @@ static int run(const struct options *o, struct ruleset *rs,
 	/* The history is read in the loop, step by step, so that a signal
 	 * ends plogtop within a second however much there is to read; the
 	 * prom file is first written once it is read. */
-	if (!follower_reading_history(lv.fw))
+	if (!follower_reading_history(lv.fw)) {
 		prom_history_read(&lv, monotonic_ms());
+		live_state_write(&lv, monotonic_ms(), 1);
+		live_cursor_write(&lv, monotonic_ms(), 1);
+	}
 	if (dashboard)
 		live_draw(&lv, monotonic_ms());
 	loop(&lv, sfd);
 	if (dashboard)
 		live_stop_dashboard(&lv);
-	/* Ending: the chains still open are complete as they stand. */
-	follower_flush(lv.fw);
+	/* Ending: the chains still open are complete as they stand; but
+	 * with a state (not standard input: it has no resume point) they
+	 * are left to the next run, which reads them from their first line,
+	 * whole: a chain cut by a restart is counted once. */
+	if (!o->state_file || reads_stdin(o))
+		follower_flush(lv.fw);
+	live_state_write(&lv, monotonic_ms(), 1);
+	live_cursor_write(&lv, monotonic_ms(), 1);
 	write_prom(&lv, monotonic_ms(), 1);
+	if (lv.state_failed && !lv.prom_err.len)
+		sb_add(&lv.prom_err, lv.state_err.buf, lv.state_err.len);
 	if (!lv.prom_gave_up && lv.prom_failed) {
 		sanitize(&lv.prom_err, o->prom_file, strlen(o->prom_file));
 		sb_adds(&lv.prom_err, _(": the prom file could not be written"));
@@ -488,6 +523,7 @@ out:
 	sb_free(&lv.roots);
 	msglog_free(&lv.log);
 	sb_free(&lv.prom_err);
+	live_state_free(&lv);
 	sb_free(&err);
 	return status;
 }

@@ -13,6 +13,7 @@
 #include "model.h"
 #include "msglog.h"
 #include "options.h"
+#include "state_positions.h"
 #include "strbuf.h"
 #include "theme.h"
 #include "tui.h"
@@ -47,7 +48,22 @@ struct live {
 	enum theme_bg bg;	/* the terminal's, for the t key */
 	struct demo *demo;
 	sigset_t old_mask;
+	/* --state and the --hello stream's cursor lines (live_state.c). */
+	struct posset resume;	/* the positions started from */
+	unsigned long long state_gen, state_at, state_every;
+	int state_written, state_failed;
+	struct strbuf state_err;
+	unsigned long long cursor_gen, cursor_at;
 };
+
+/* live_state.c */
+/* Loads the state and the cursor; -1 when plogtop must not start. */
+int live_state_start(struct live *lv);
+/* Writes the state when due (force: now); and a cursor line. */
+void live_state_write(struct live *lv, unsigned long long now, int force);
+void live_cursor_write(struct live *lv, unsigned long long now, int force);
+int live_state_timeout(const struct live *lv, unsigned long long now);
+void live_state_free(struct live *lv);
 
 /* live_dash.c */
 void live_draw(struct live *lv, unsigned long long now);

@@ -25,6 +25,7 @@
 #include "report.h"
 #include "rules.h"
 #include "sanitize.h"
+#include "state.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -227,6 +228,31 @@ static int check_unread(const struct options *o, const struct model *m,
 	return bad ? -1 : 0;
 }
 
+/* Messages of the state file, said as any other. */
+static void say_fail(void *ctx, const char *text)
+{
+	(void)ctx;
+	fail(text);
+}
+
+/* The text report says what it covers when a state carries counters. */
+static void say_state_text(const struct options *o, const struct model *m)
+{
+	time_t since = (time_t)m->counted_since;
+	struct tm tm;
+	char iso[32];
+
+	gmtime_r(&since, &tm);
+	strftime(iso, sizeof iso, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	struct strbuf path = STRBUF_INIT;
+	sanitize(&path, o->state_file, strlen(o->state_file));
+	printf(_("State: %s\n"
+		 "  This report covers what this run read; the prom file's\n"
+		 "  counters cover everything counted since %s.\n"),
+	       path.buf, iso);
+	sb_free(&path);
+}
+
 static int run_once(const struct options *o, struct ruleset *rs,
 		    struct catalog *cat)
 {
@@ -240,10 +266,20 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	model_init(&m);
 	m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
 	gethostname(host, sizeof host - 1);
+	struct posset ps;
+	int set_aside = 0;
+	struct read_resume rr = { posset_resume_for, &ps, NULL, 0 };
+	int resuming = o->state_file || o->resume_file;
+	if (state_open(o->state_file, o->resume_file, &m, &ps, &set_aside,
+		       say_fail, NULL) < 0) {
+		model_free(&m);
+		return EXIT_TROUBLE;
+	}
 	struct report_opts ro = {
 		.cat = cat, .host = host, .version = PACKAGE_VERSION,
 		.color = use_color(o->color), .width = 80,
 		.incidents = json ? &js : NULL,
+		.state_file = o->state_file, .counted_since = m.counted_since,
 	};
 	/* The JSON report's incidents go straight out as they are found:
 	 * its memory does not grow with them. */
@@ -258,7 +294,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		js.head = sb_detach(&head);
 	}
 	clock_gettime(CLOCK_MONOTONIC, &t0);
-	int rc = read_all(o, rs, &m, json ? &js : NULL, &err);
+	int rc = read_all(o, rs, &m, json ? &js : NULL,
+			  resuming ? &rr : NULL, &err);
 	size_t nlocal = m.nroots, hosts_down = 0;
 	if (rc == 0)
 		hosts_down = read_hosts(o, &m, json ? &js : NULL);
@@ -270,15 +307,21 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		model_free(&m);
 		if (json)
 			json_stream_free(&js);
+		posset_free(&ps);
+		free(rr.pos);
 		return EXIT_TROUBLE;
 	}
 	model_sort(&m);
 	rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
 		: locale_is_utf8() ? report_text(&m, &ro, stdout)
 				   : report_text_8bit(&m, &ro, stdout);
+	if (rc == 0 && o->state_file && !json)
+		say_state_text(o, &m);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = -1;
 	int status = m.n ? EXIT_INCIDENTS : EXIT_CLEAN;
+	/* The state after the prom file: a crash between the two counts
+	 * this run again next time, into counters that then only grow. */
 	if (o->prom_file && prom_write(o->prom_file, &m, m.stats.files,
 				       &err) < 0) {
 		fail(err.buf);
@@ -289,8 +332,15 @@ static int run_once(const struct options *o, struct ruleset *rs,
 			strerror(errno));
 		status = EXIT_TROUBLE;
 	}
-	if (check_unread(o, &m, nlocal) < 0 || hosts_down)
+	if (o->state_file && state_save(o->state_file, &m, rr.pos, rr.npos,
+					&ps, &err) < 0) {
+		fail(err.buf);
 		status = EXIT_TROUBLE;
+	}
+	if (check_unread(o, &m, nlocal) < 0 || hosts_down || set_aside)
+		status = EXIT_TROUBLE;
+	posset_free(&ps);
+	free(rr.pos);
 	if (json)
 		json_stream_free(&js);
 	model_free(&m);

@@ -397,6 +397,24 @@ static struct name_count *find_name(struct model *m, const char *name)
 	return nc;
 }
 
+void model_count_name(struct model *m, const char *name,
+		      const struct klass *k, size_t n)
+{
+	struct name_count *nc = find_name(m, name);
+
+	for (size_t i = 0; i < nc->nclasses; i++) {
+		struct klass *c = &nc->classes[i].k;
+		if (c->code == k->code && c->resource == k->resource &&
+		    c->cause == k->cause) {
+			nc->classes[i].n += n;
+			return;
+		}
+	}
+	nc->classes = xrealloc(nc->classes,
+			       (nc->nclasses + 1) * sizeof *nc->classes);
+	nc->classes[nc->nclasses++] = (struct class_count){ *k, n, 0 };
+}
+
 /* A process is a host, a pid and a name: the same pid on two hosts is
  * two processes. */
 struct pkey {

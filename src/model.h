@@ -219,6 +219,14 @@ struct model {
 	struct htab host_index;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
+	/* Counting across restarts (--state, src/state.c).  counted_since:
+	 * when the counters started from nothing (Unix seconds): this start,
+	 * or the first start the state file remembers.  base: what earlier
+	 * runs read, added to stats in the prom file's counters. */
+	double counted_since;
+	struct {
+		unsigned long long bytes, lines, match_limit_hits;
+	} base;
 };
 
 void model_init(struct model *m);
@@ -296,6 +304,11 @@ const struct incident *model_prev_recent(const struct incident *inc);
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);
+
+/* Adds n incidents of a class to a name's counters alone (the prom
+ * file's), as a state file remembers them. */
+void model_count_name(struct model *m, const char *name,
+		      const struct klass *k, size_t n);
 
 /* ---- hosts (model_host.c) ---- */
 

@@ -78,6 +78,11 @@ static const char *const usage_text[] = {
 	   "                      (default 120)\n"),
 	N_("  --hello             --follow --format=ndjson: start with a header line\n"
 	   "                      (schema plogtop.stream): what another plogtop reads\n"),
+	N_("  --state=FILE        remember what was counted and where each file was\n"
+	   "                      read to: counters never fall, and a restart goes\n"
+	   "                      on from there (see State in the README)\n"),
+	N_("  --resume=FILE|-     start from a cursor (a --hello stream's cursor\n"
+	   "                      line); '-': read it from standard input\n"),
 	N_("  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
 	   "                      high-contrast, or a theme file\n"),
 	N_("  --demo              watch a temporary plog tree with a realistic,\n"
@@ -124,7 +129,8 @@ static const char *const usage_text[] = {
 enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
        OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
-       OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO };
+       OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO,
+       OPT_STATE, OPT_RESUME };
 
 static const char version_text[] = N_(
 "Copyright the plogtop authors.\n"
@@ -155,6 +161,8 @@ static const struct option long_options[] = {
 	{ "remote-command", required_argument, NULL, OPT_REMOTE_COMMAND },
 	{ "host-timeout", required_argument, NULL, OPT_HOST_TIMEOUT },
 	{ "hello", no_argument, NULL, OPT_HELLO },
+	{ "state", required_argument, NULL, OPT_STATE },
+	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -307,6 +315,16 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_HELLO:
 		o->hello = 1;
 		return 0;
+	case OPT_STATE:
+		if (!*arg)
+			return usage_error("--state needs a path:", arg);
+		o->state_file = arg;
+		return 0;
+	case OPT_RESUME:
+		if (!*arg)
+			return usage_error("--resume needs a path:", arg);
+		o->resume_file = arg;
+		return 0;
 	case OPT_ONCE:
 		o->once = 1;
 		return 0;
@@ -444,6 +462,11 @@ int options_parse(struct options *o, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
+	for (size_t i = 0; o->resume_file && i < o->npaths; i++)
+		if (strcmp(o->resume_file, "-") == 0 &&
+		    strcmp(o->paths[i], "-") == 0)
+			return usage_error("--resume=- reads standard input: drop "
+					   "the", "-");
 	if (o->demo && o->nhostpaths)
 		return usage_error("--demo makes its own tree; drop the",
 				   "hosts");

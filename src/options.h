@@ -39,6 +39,8 @@ struct options {
 	const char *remote_cmd;		/* --remote-command */
 	unsigned host_timeout_ms;	/* --host-timeout, default 120000 */
 	int hello;			/* --hello: the stream's header */
+	const char *state_file;		/* --state */
+	const char *resume_file;	/* --resume: a cursor, "-": stdin */
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was

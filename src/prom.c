@@ -102,17 +102,21 @@ void prom_render(struct strbuf *out, const struct model *m,
 	sb_addf(out, "plogtop_files_watched %zu\n", files_watched);
 	metric_head(out, "plogtop_read_bytes_total", "counter",
 		    "Bytes of log read.");
-	sb_addf(out, "plogtop_read_bytes_total %llu\n", m->stats.bytes);
+	/* Counters add what earlier runs counted (--state). */
+	sb_addf(out, "plogtop_read_bytes_total %llu\n",
+		m->base.bytes + m->stats.bytes);
 	metric_head(out, "plogtop_read_lines_total", "counter",
 		    "Lines of log read.");
-	sb_addf(out, "plogtop_read_lines_total %zu\n", m->stats.lines);
+	sb_addf(out, "plogtop_read_lines_total %llu\n",
+		m->base.lines + (unsigned long long)m->stats.lines);
 	/* A catastrophic user rule in a service that runs for months shows
 	 * here, not only in a --once report. */
 	metric_head(out, "plogtop_match_limit_hits_total", "counter",
 		    "Rule matches PCRE2 gave up on at its match, depth or "
 		    "heap limit (each counted as no match).");
-	sb_addf(out, "plogtop_match_limit_hits_total %lu\n",
-		m->stats.match_limit_hits);
+	sb_addf(out, "plogtop_match_limit_hits_total %llu\n",
+		m->base.match_limit_hits +
+		(unsigned long long)m->stats.match_limit_hits);
 	metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
 		    "When plogtop last wrote this file (Unix time).");
 	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);

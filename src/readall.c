@@ -432,11 +432,14 @@ static void on_once_incident(void *ctx, const struct incident *inc)
 }
 
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct strbuf *err)
+	     struct json_stream *js, struct read_resume *rr,
+	     struct strbuf *err)
 {
 	struct follow_opts fo = {
 		.once = 1, .on_incident = js ? on_once_incident : NULL,
 		.ctx = js,
+		.resume_for = rr ? rr->resume_for : NULL,
+		.resume_ctx = rr ? rr->ctx : NULL,
 	};
 	struct follower *fw = follower_new(rs, m, &fo, err);
 	int rc = fw ? 0 : -1, stdin_named = 0;
@@ -456,7 +459,7 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	for (size_t i = 0; i < nplan; i++)
 		bytes += plan[i].size;
 	size_t nstreams = nplan ? plan[nplan - 1].stream + 1 : 0;
-	size_t nw = stdin_named ? 1 : workers_for(nstreams, bytes);
+	size_t nw = stdin_named || rr ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
 		/* The plan's paths are the model's: the finder's files can
 		 * go, and their memory with them, before the workers start. */
@@ -467,6 +470,8 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		while (follower_history_step(fw, 1000))
 			;
 		follower_flush(fw);
+		if (rr)
+			rr->npos = follower_positions(fw, &rr->pos);
 	}
 	free(plan);
 	follower_free(fw);

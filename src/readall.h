@@ -4,6 +4,7 @@
 #ifndef PLOGTOP_READALL_H
 #define PLOGTOP_READALL_H
 
+#include "follow.h"
 #include "model.h"
 #include "options.h"
 #include "report.h"
@@ -12,9 +13,20 @@
 /* The rules plogtop runs with: the built-in file, then each --rules. */
 struct ruleset *rules_for(const struct options *o, struct strbuf *err);
 
+/* --state, --resume: where to start each file (resume_for, as in struct
+ * follow_opts), and where each was read to at the end (pos, npos: the
+ * caller frees pos).  Read on one thread. */
+struct read_resume {
+	int (*resume_for)(void *ctx, const char *path, struct resume_at *at);
+	void *ctx;
+	struct position *pos;
+	size_t npos;
+};
+
 /* Reads every path to its end into m; each counted incident also goes
  * to js when given.  Returns 0, or -1 with a message in err. */
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct strbuf *err);
+	     struct json_stream *js, struct read_resume *rr,
+	     struct strbuf *err);
 
 #endif

@@ -5,7 +5,9 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <stdio.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -27,7 +29,8 @@ static void close_fd(int *fd)
 	*fd = -1;
 }
 
-static int spawn(pid_t *pid, char *const argv[], int out, int err)
+/* in < 0: /dev/null. */
+static int spawn(pid_t *pid, char *const argv[], int in, int out, int err)
 {
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
@@ -48,8 +51,10 @@ static int spawn(pid_t *pid, char *const argv[], int out, int err)
 		posix_spawn_file_actions_destroy(&fa);
 		return rc;
 	}
-	if (!(rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						    O_RDONLY, 0)) &&
+	if (!(rc = in < 0
+		   ? posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
+						      O_RDONLY, 0)
+		   : posix_spawn_file_actions_adddup2(&fa, in, 0)) &&
 	    !(rc = posix_spawn_file_actions_adddup2(&fa, out, 1)) &&
 	    !(rc = posix_spawn_file_actions_adddup2(&fa, err, 2)) &&
 	    !(rc = posix_spawnattr_setsigmask(&at, &none)) &&
@@ -66,9 +71,52 @@ static int spawn(pid_t *pid, char *const argv[], int out, int err)
 	return rc;
 }
 
+/* An anonymous file holding the bytes, read from its start. */
+static int input_file(const char *in, size_t len, struct strbuf *err)
+{
+	int fd = memfd_create("plogtop-cursor", MFD_CLOEXEC);
+
+	if (fd < 0) {
+		/* An older kernel: an unlinked file in /tmp (tmpfile). */
+		FILE *f = tmpfile();
+		if (!f || (fd = fcntl(fileno(f), F_DUPFD_CLOEXEC, 0)) < 0) {
+			sb_addf(err, "a file for the cursor: %s",
+				strerror(errno));
+			if (f)
+				fclose(f);
+			return -1;
+		}
+		fclose(f);
+	}
+	for (size_t done = 0; done < len;) {
+		ssize_t w = write(fd, in + done, len - done);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			sb_addf(err, "writing the cursor: %s",
+				w < 0 ? strerror(errno) : "short write");
+			close(fd);
+			return -1;
+		}
+		done += (size_t)w;
+	}
+	if (lseek(fd, 0, SEEK_SET) < 0) {
+		sb_addf(err, "lseek on the cursor: %s", strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
 int remote_start(struct remote *r, char *const argv[], struct strbuf *err)
 {
-	int po[2] = { -1, -1 }, pe[2] = { -1, -1 };
+	return remote_start_input(r, argv, NULL, 0, err);
+}
+
+int remote_start_input(struct remote *r, char *const argv[], const char *in,
+		       size_t len, struct strbuf *err)
+{
+	int po[2] = { -1, -1 }, pe[2] = { -1, -1 }, fi = -1;
 	int rc = 0;
 
 	sb_reset(&r->line);
@@ -77,18 +125,21 @@ int remote_start(struct remote *r, char *const argv[], struct strbuf *err)
 	r->skipping = 0;
 	r->reaped = 0;
 	r->status = 0;
-	if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
+	if (in && (fi = input_file(in, len, err)) < 0) {
+		rc = -1;
+	} else if (pipe2(po, O_CLOEXEC) < 0 || pipe2(pe, O_CLOEXEC) < 0) {
 		sb_addf(err, "pipe: %s", strerror(errno));
 		rc = -1;
 	} else if (fcntl(po[0], F_SETFL, O_NONBLOCK) < 0 ||
 		   fcntl(pe[0], F_SETFL, O_NONBLOCK) < 0) {
 		sb_addf(err, "fcntl: %s", strerror(errno));
 		rc = -1;
-	} else if ((rc = spawn(&r->pid, argv, po[1], pe[1])) != 0) {
+	} else if ((rc = spawn(&r->pid, argv, fi, po[1], pe[1])) != 0) {
 		sb_addf(err, "%s: %s", argv[0], strerror(rc));
 		r->pid = 0;
 		rc = -1;
 	}
+	close_fd(&fi);
 	close_fd(&po[1]);
 	close_fd(&pe[1]);
 	if (rc < 0) {

@@ -1,6 +1,7 @@
 /* One child process whose output plogtop reads: ssh to a host running
  * plogtop there.  It is started from an argument vector (no shell), in
- * its own process group, with standard input from /dev/null; its
+ * its own process group, with standard input from /dev/null (or a
+ * few bytes given to it: a cursor to resume from); its
  * standard output is read line by line, a bounded amount at a time, and
  * the last line of its standard error is kept as the reason it failed. */
 #ifndef PLOGTOP_REMOTE_H
@@ -29,6 +30,11 @@ struct remote {
 void remote_init(struct remote *r);
 /* Starts argv[0] (looked up in PATH).  -1 with why in err. */
 int remote_start(struct remote *r, char *const argv[], struct strbuf *err);
+/* The same, with standard input holding the len bytes at in (in NULL:
+ * /dev/null).  They are written to an anonymous file first, so that the
+ * child reads them at its pace and plogtop never blocks on it. */
+int remote_start_input(struct remote *r, char *const argv[], const char *in,
+		       size_t len, struct strbuf *err);
 
 typedef int (*remote_line_fn)(void *ctx, const char *line, size_t len);
 /* Reads at most REMOTE_READ_BUDGET bytes of standard output and calls

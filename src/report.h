@@ -36,6 +36,10 @@ struct report_opts {
 	int color;
 	int width;	/* columns to fit; 80 */
 	struct json_stream *incidents;	/* the JSON report's incidents */
+	/* --state: the report covers this run, the counters all runs since
+	 * counted_since (Unix seconds). */
+	const char *state_file;
+	double counted_since;
 };
 
 /* Each writes the whole report to out; returns 0, or -1 on a write error

@@ -220,7 +220,8 @@ void report_stream_hello(struct strbuf *sb, const char *version,
 	kv_str(sb, "tool_version", version);
 	sb_adds(sb, ", ");
 	kv_str(sb, "host", host);
-	sb_adds(sb, "}");
+	/* It honours --resume and writes cursor lines (CONTRACT.md 2). */
+	sb_adds(sb, ", \"resume\": true}");
 }
 
 /* Writes what the buffer holds; returns -1 on a write error. */
@@ -295,6 +296,18 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o)
 	kv_str(sb, "tool_version", o->version);
 	sb_adds(sb, ",\n  ");
 	kv_str(sb, "host", o->host);
+	if (o->state_file) {
+		/* What the report covers and what the counters do. */
+		time_t since = (time_t)o->counted_since;
+		char iso[32];
+		gmtime_r(&since, &tm);
+		strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
+		sb_adds(sb, ",\n  \"state\": {");
+		kv_str(sb, "file", o->state_file);
+		sb_addf(sb, ", \"report_covers\": \"read this run\", "
+			"\"counters_cover\": \"counted since\", "
+			"\"counted_since\": \"%s\"}", iso);
+	}
 	sb_addf(sb, ",\n  \"generated_at\": \"%s\",\n  \"incidents\": [", now);
 }
 

@@ -7,6 +7,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "fileid.h"
 #include "filetype.h"
 #include "tail.h"
 #include "xalloc.h"
@@ -14,7 +15,11 @@
 static void on_line(void *ctx, const char *line, size_t len,
 		    unsigned long lineno)
 {
-	feeder_line(ctx, line, len, lineno);
+	struct tail *t = ctx;
+
+	/* Where the line starts, for the resume points of its chain. */
+	classifier_set_line_off(t->c, t->ls.line_start);
+	feeder_line(t->feeder, line, len, lineno);
 }
 
 struct tail *tail_new(const char *path, enum file_kind kind,
@@ -34,7 +39,7 @@ static void make_feeder(struct tail *t)
 {
 	t->feeder = feeder_new(t->rs, t->c);
 	feeder_set_file(t->feeder, t->path, t->kind);
-	t->ls.ctx = t->feeder;
+	t->ls.ctx = t;
 	t->ls.want_all = feeder_want_all(t->feeder);
 }
 
@@ -44,6 +49,9 @@ void tail_free(struct tail *t)
 		return;
 	feeder_free(t->feeder);
 	linesplit_free(&t->ls);
+	free(t->fid);
+	free(t->given);
+	free(t->skip);
 	free(t);
 }
 
@@ -123,7 +131,8 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		errno = e;
 		return -1;
 	}
-	if ((t->ino && (sb.st_ino != t->ino || sb.st_dev != t->dev)) ||
+	if ((t->ino && !fileid_same_node(t->dev, t->ino, sb.st_dev,
+					 sb.st_ino)) ||
 	    sb.st_size < t->offset || head_changed(t, fd))
 		restart(t);
 	t->dev = sb.st_dev;
@@ -176,5 +185,47 @@ int tail_skip_to_end(struct tail *t)
 		t->headlen = n > 0 && n <= sb.st_size ? (size_t)n : 0;
 		close(fd);
 	}
+	return 0;
+}
+
+void tail_held_from(const struct tail *t, unsigned long long *off,
+		    unsigned long *line)
+{
+	unsigned long long o;
+	unsigned long l;
+
+	*off = (unsigned long long)t->offset;
+	*line = t->ls.lineno;
+	if (linesplit_pending(&t->ls)) {
+		*off = t->ls.carry_start;
+		*line = t->ls.lineno;
+	}
+	if (feeder_pending_start(t->feeder, &o, &l) && o < *off) {
+		*off = o;
+		*line = l ? l - 1 : 0;
+	}
+}
+
+int tail_start_at(struct tail *t, unsigned long long off, unsigned long line)
+{
+	struct stat sb;
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+
+	if (fd < 0)
+		return -1;
+	if (fstat(fd, &sb) < 0 || (unsigned long long)sb.st_size < off) {
+		close(fd);
+		return -1;
+	}
+	t->dev = sb.st_dev;
+	t->ino = sb.st_ino;
+	t->offset = (off_t)off;
+	linesplit_seek(&t->ls, off, line);
+	/* The file's head, to notice a rewrite as after any read. */
+	ssize_t n = pread(fd, t->head, TAIL_HEAD, 0);
+	t->headlen = n > 0 ? (size_t)n : 0;
+	if ((unsigned long long)t->headlen > off)
+		t->headlen = (size_t)off;
+	close(fd);
 	return 0;
 }

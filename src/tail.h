@@ -43,6 +43,13 @@ struct tail {
 	/* --once: its size when its directory was listed, for the plan. */
 	int scan_sized;
 	unsigned long long scan_size;
+	/* Resume points: the identity last taken of it (fileid.h), NULL
+	 * until one is. */
+	struct fileid *fid;
+	/* First lines of incidents given out, kept while they lie after its
+	 * resume point; and, resumed, those not to give out again. */
+	unsigned long *given, *skip;
+	size_t ngiven, capgiven, nskip;
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
@@ -72,5 +79,13 @@ int tail_skip_to_end(struct tail *t);
 /* Gives out an unfinished last line and the record being assembled: the
  * writer has been quiet for long enough. */
 void tail_flush(struct tail *t);
+
+/* Resume points (CONTRACT: everything before them given out).  Where the
+ * bytes the tail holds back start: the unfinished last line, the record
+ * being assembled; else its offset.  line: lines before that offset. */
+void tail_held_from(const struct tail *t, unsigned long long *off,
+		    unsigned long *line);
+/* Starts reading at a resume point: off bytes in, after line lines. */
+int tail_start_at(struct tail *t, unsigned long long off, unsigned long line);
 
 #endif

@@ -1,0 +1,279 @@
+/* Resume points of the followed files (CONTRACT.md section 1): where a
+ * restart, or a reconnecting fleet, may read each file again from, with
+ * nothing given out twice and nothing lost.  A file's point is the start
+ * of the first thing it still holds back: the first line of an open
+ * chain that has lines in it, the record being assembled, the unfinished
+ * last line; else all it has read.  Chains of other threads that closed
+ * after that point were given out already: their first lines go with the
+ * point, and a reader that starts there drops them. */
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "follow_int.h"
+#include "xalloc.h"
+
+struct held {
+	unsigned long long off;
+	unsigned long line;
+};
+
+struct scan {
+	struct follower *fw;
+	struct held *v;		/* by tail slot */
+	const struct tail *only;	/* NULL: every tail */
+};
+
+static void open_chain(void *ctx, const char *file, unsigned long long off,
+		       unsigned long line)
+{
+	struct scan *sc = ctx;
+	struct tail *t = follow_find_tail(sc->fw, file);
+
+	if (!t || t->path != file || (sc->only && t != sc->only))
+		return;	/* standard input, or a file gone */
+	struct held *h = &sc->v[sc->only ? 0 : t->slot];
+	if (off < h->off) {
+		h->off = off;
+		h->line = line ? line - 1 : 0;
+	}
+}
+
+/* Forgets the given lines at or before the point (line: lines before it). */
+static void prune_given(struct tail *t, unsigned long line)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < t->ngiven; i++)
+		if (t->given[i] > line)
+			t->given[k++] = t->given[i];
+	t->ngiven = k;
+}
+
+/* Its identity at the point: taken again only when the point moved. */
+static int identity(struct tail *t, const struct held *h)
+{
+	if (t->fid && t->fid->offset == h->off && t->fid->line == h->line)
+		return 0;
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return -1;
+	struct fileid id;
+	int rc = fileid_take(fd, h->off, h->line, &id);
+	close(fd);
+	/* Replaced since it was read: the tail finds out at its next read. */
+	if (rc < 0 || (t->ino && id.ino != (unsigned long long)t->ino))
+		return -1;
+	if (!t->fid)
+		t->fid = xmalloc(sizeof *t->fid);
+	*t->fid = id;
+	return 0;
+}
+
+size_t follower_positions(struct follower *fw, struct position **out)
+{
+	struct scan sc = { fw, xcalloc(fw->ntails + 1, sizeof *sc.v), NULL };
+	struct position *v = xcalloc(fw->ntails + 1, sizeof *v);
+	size_t n = 0;
+
+	for (size_t i = 0; i < fw->ntails; i++)
+		tail_held_from(fw->tails[i], &sc.v[i].off, &sc.v[i].line);
+	classifier_each_open(fw->cl, open_chain, &sc);
+	for (size_t i = 0; i < fw->ntails; i++) {
+		struct tail *t = fw->tails[i];
+		prune_given(t, sc.v[i].line);
+		/* A point at 0 matters only with incidents given after it. */
+		if (t->skip_why || (!sc.v[i].off && !t->ngiven) ||
+		    identity(t, &sc.v[i]) < 0)
+			continue;
+		v[n++] = (struct position){ t->path, *t->fid, t->last_ms,
+					    t->given, t->ngiven };
+	}
+	free(sc.v);
+	*out = v;
+	return n;
+}
+
+/* Dropped files remembered, and for how long: a rename shows as the old
+ * name going and the new one coming in the same batch of events. */
+#define GONE_MAX 1024
+#define GONE_MS 60000
+
+struct gone {
+	struct fileid id;	/* at all it had read */
+	unsigned long *given;
+	size_t ngiven;
+	unsigned long long when;
+};
+
+static void gone_free_at(struct follower *fw, size_t i)
+{
+	free(fw->gone[i].given);
+	fw->gone[i] = fw->gone[--fw->ngone];
+}
+
+void follow_free_gone(struct follower *fw)
+{
+	while (fw->ngone)
+		gone_free_at(fw, fw->ngone - 1);
+	free(fw->gone);
+	fw->gone = NULL;
+}
+
+void follow_note_gone(struct follower *fw, const struct tail *t)
+{
+	unsigned long long now = monotonic_ms();
+
+	for (size_t i = fw->ngone; i-- > 0;)
+		if (now - fw->gone[i].when > GONE_MS)
+			gone_free_at(fw, i);
+	if (!t->offset || t->skip_why || !t->ino || !fw->started)
+		return;
+	/* Its bytes are still there under its new name, if it has one. */
+	struct fileid id = {
+		.ino = (unsigned long long)t->ino,
+		.dev = (unsigned long long)t->dev,
+		.offset = (unsigned long long)t->offset, .line = t->ls.lineno,
+		.head = fileid_hash(t->head, t->headlen),
+		.headlen = (unsigned)t->headlen,
+		.before = fileid_hash("", 0),
+	};
+	if (!fw->gone)
+		fw->gone = xcalloc(GONE_MAX, sizeof *fw->gone);
+	if (fw->ngone == GONE_MAX)
+		gone_free_at(fw, 0);
+	struct gone *g = &fw->gone[fw->ngone++];
+	*g = (struct gone){ id, NULL, 0, now };
+	if (t->ngiven) {
+		g->given = xmalloc(t->ngiven * sizeof *g->given);
+		memcpy(g->given, t->given, t->ngiven * sizeof *g->given);
+		g->ngiven = t->ngiven;
+	}
+}
+
+/* A file found that is one dropped a moment ago under another name. */
+static int renamed(struct follower *fw, int fd, struct resume_at *at,
+		   size_t *which)
+{
+	struct stat sb;
+
+	if (!fw->ngone || fstat(fd, &sb) < 0)
+		return 0;
+	for (size_t i = 0; i < fw->ngone; i++) {
+		struct gone *g = &fw->gone[i];
+		if (g->id.ino == (unsigned long long)sb.st_ino &&
+		    fileid_matches(&g->id, fd)) {
+			*at = (struct resume_at){ g->id, g->given, g->ngiven };
+			*which = i;
+			return 1;
+		}
+	}
+	return 0;
+}
+
+static int from_gone(struct follower *fw, struct tail *t, struct resume_at *at,
+		     size_t *which)
+{
+	if (!fw->ngone)
+		return 0;
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	if (fd < 0)
+		return 0;
+	int r = renamed(fw, fd, at, which);
+	close(fd);
+	return r;
+}
+
+int follow_resume_tail(struct follower *fw, struct tail *t)
+{
+	struct resume_at at;
+	size_t which = (size_t)-1;
+
+	if (t->skip_why)
+		return 0;
+	/* In this run: the given lines are those still to drop, not any
+	 * to skip again (the classifier goes on with its chains). */
+	int moved = from_gone(fw, t, &at, &which);
+	if (moved)
+		at.ngiven = 0;
+	if (!moved && (!fw->o.resume_for ||
+		       !fw->o.resume_for(fw->o.resume_ctx, t->path, &at)))
+		return 0;
+	if (tail_start_at(t, at.id.offset, at.id.line) < 0)
+		return 0;
+	if (!t->fid)
+		t->fid = xmalloc(sizeof *t->fid);
+	*t->fid = at.id;
+	free(t->skip);
+	t->skip = NULL;
+	t->nskip = 0;
+	if (at.ngiven) {
+		t->skip = xmalloc(at.ngiven * sizeof *t->skip);
+		memcpy(t->skip, at.given, at.ngiven * sizeof *t->skip);
+		t->nskip = at.ngiven;
+		/* They are still given out after the point, for the next. */
+		free(t->given);
+		t->given = xmalloc(at.ngiven * sizeof *t->given);
+		memcpy(t->given, at.given, at.ngiven * sizeof *t->given);
+		t->ngiven = t->capgiven = at.ngiven;
+	}
+	if (moved) {
+		struct gone *g = &fw->gone[which];
+		if (g->ngiven) {
+			free(t->given);
+			t->given = g->given;
+			t->ngiven = t->capgiven = g->ngiven;
+			g->given = NULL;
+		}
+		gone_free_at(fw, which);
+	}
+	return 1;
+}
+
+static void note_given(struct follower *fw, struct tail *t,
+		       unsigned long line)
+{
+	if (t->ngiven == RESUME_GIVEN_MAX) {
+		/* Forget what lies before the point now; at worst the
+		 * oldest (counted again after a restart). */
+		struct held h;
+		struct scan sc = { fw, &h, t };
+		tail_held_from(t, &h.off, &h.line);
+		classifier_each_open(fw->cl, open_chain, &sc);
+		prune_given(t, h.line);
+		if (t->ngiven == RESUME_GIVEN_MAX)
+			memmove(t->given, t->given + 1,
+				--t->ngiven * sizeof *t->given);
+	}
+	if (t->ngiven == t->capgiven) {
+		t->capgiven = t->capgiven ? 2 * t->capgiven : 8;
+		t->given = xrealloc(t->given, t->capgiven * sizeof *t->given);
+	}
+	t->given[t->ngiven++] = line;
+}
+
+int follow_given_before(struct follower *fw, const struct incident *inc)
+{
+	/* Only a reader that gives resume points keeps them. */
+	if (!fw->o.resume_for || !inc->file)
+		return 0;
+	struct tail *t = follow_find_tail(fw, inc->file);
+	if (!t || t->path != inc->file)
+		return 0;
+	for (size_t i = 0; i < t->nskip; i++) {
+		if (t->skip[i] == inc->line) {
+			t->skip[i] = t->skip[--t->nskip];
+			return 1;
+		}
+	}
+	/* Only a file whose point can be behind an incident needs them: one
+	 * with another chain open, which the point then waits for. */
+	if (classifier_open_chains(fw->cl) || t->ngiven)
+		note_given(fw, t, inc->line);
+	return 0;
+}

@@ -1,0 +1,145 @@
+/* The live modes' side of the state file (--state) and of the cursor a
+ * --hello stream gives (CONTRACT.md section 2).
+ *
+ * When they are written: the state once the history has been read, then
+ * every STATE_INTERVAL_MS when something was read or counted, and when
+ * plogtop ends (SIGTERM, SIGINT, SIGHUP, the end of the input); the
+ * chains still open then are left to the next run, which reads them
+ * from their first line.  A cursor line after the history, then at most
+ * once a second when the positions moved, and one when plogtop ends. */
+#include "config.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "i18n.h"
+#include "live_int.h"
+#include "sanitize.h"
+#include "state.h"
+
+#define CURSOR_EVERY_MS 1000
+/* A cursor line is at most REMOTE_LINE_MAX (1 MiB) with its wrapper. */
+#define CURSOR_MAX_BYTES ((1u << 20) - 64)
+
+static void say(void *ctx, const char *text)
+{
+	struct live *lv = ctx;
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, text, strlen(text));
+	msglog_add(&lv->log, clean.buf);
+	sb_free(&clean);
+}
+
+int live_state_start(struct live *lv)
+{
+	int set_aside;
+	const char *every = getenv("PLOGTOP_STATE_INTERVAL_MS");
+
+	lv->state_every = every && *every ? strtoull(every, NULL, 10)
+					  : STATE_INTERVAL_MS;
+	if (!lv->o->state_file && !lv->o->resume_file)
+		return 0;
+	/* A state set aside is said; a service goes on counting afresh. */
+	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
+			  &lv->resume, &set_aside, say, lv);
+}
+
+static unsigned long long generation(const struct live *lv)
+{
+	return follower_generation(lv->fw) + fleet_generation(lv->fleet);
+}
+
+void live_state_write(struct live *lv, unsigned long long now, int force)
+{
+	if (!lv->o->state_file)
+		return;
+	unsigned long long gen = generation(lv);
+	if (!force && lv->state_written &&
+	    !(now >= lv->state_at + lv->state_every &&
+	      (gen != lv->state_gen || lv->state_failed)))
+		return;
+	struct position *pos;
+	size_t n = follower_positions(lv->fw, &pos);
+	struct strbuf err = STRBUF_INIT;
+	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
+	int rc = state_save(lv->o->state_file, &lv->m, pos, n, &lv->resume,
+			    &err);
+	free(pos);
+	/* Told once per change, like the prom file's outcome. */
+	if (rc < 0 && !lv->state_failed) {
+		say(lv, err.buf);
+		sb_reset(&lv->state_err);
+		sb_add(&lv->state_err, err.buf, err.len);
+	} else if (rc == 0 && lv->state_failed) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_adds(&msg, lv->o->state_file);
+		sb_adds(&msg, _(": written again"));
+		say(lv, msg.buf);
+		sb_free(&msg);
+	}
+	lv->state_failed = rc < 0;
+	sb_free(&err);
+	lv->state_gen = gen;
+	lv->state_at = now;
+	lv->state_written = 1;
+}
+
+void live_cursor_write(struct live *lv, unsigned long long now, int force)
+{
+	/* Forced at the end even while the history is read: a cursor is
+	 * good at any point. */
+	if (!lv->o->hello || lv->stop ||
+	    (!force && follower_reading_history(lv->fw)))
+		return;
+	unsigned long long gen = follower_generation(lv->fw);
+	if (!force && (gen == lv->cursor_gen ||
+		       now < lv->cursor_at + CURSOR_EVERY_MS))
+		return;
+	struct position *pos;
+	size_t n = follower_positions(lv->fw, &pos);
+	struct strbuf cur = STRBUF_INIT;
+	size_t left_out = positions_json(&cur, pos, n, &lv->resume,
+					 state_now(), CURSOR_MAX_BYTES);
+	free(pos);
+	lv->cursor_gen = gen;
+	lv->cursor_at = now;
+	struct strbuf line = STRBUF_INIT;
+	sb_adds(&line, "{\"type\": \"cursor\", \"cursor\": ");
+	sb_add(&line, cur.buf, cur.len);
+	/* Files left out are read again whole after a resume: the reader
+	 * then keeps every identity of the host to drop their overlap. */
+	sb_adds(&line, left_out ? ", \"partial\": true}\n" : "}\n");
+	if (fwrite(line.buf, 1, line.len, stdout) != line.len ||
+	    fflush(stdout) != 0)
+		lv->stop = 1;
+	sb_free(&line);
+	sb_free(&cur);
+}
+
+int live_state_timeout(const struct live *lv, unsigned long long now)
+{
+	int t = -1;
+	unsigned long long gen = generation(lv);
+
+	if (lv->o->state_file && lv->state_written &&
+	    (gen != lv->state_gen || lv->state_failed)) {
+		unsigned long long due = lv->state_at + lv->state_every;
+		t = due <= now ? 0 : (int)(due - now);
+	}
+	if (lv->o->hello && follower_generation(lv->fw) != lv->cursor_gen &&
+	    !follower_reading_history(lv->fw)) {
+		unsigned long long due = lv->cursor_at + CURSOR_EVERY_MS;
+		int c = due <= now ? 0 : (int)(due - now);
+		if (t < 0 || c < t)
+			t = c;
+	}
+	return t;
+}
+
+void live_state_free(struct live *lv)
+{
+	posset_free(&lv->resume);
+	sb_free(&lv->state_err);
+}

@@ -1,0 +1,370 @@
+#include "config.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "i18n.h"
+#include "json.h"
+#include "jsonparse.h"
+#include "rules.h"
+#include "state.h"
+#include "xalloc.h"
+
+#define STATE_FORMAT "plogtop-state"
+/* What one state may hold: a process name is a log's bytes, bounded like
+ * a line; a million files of ten values each, and counters beside. */
+#define STATE_MAX_STRING (64u << 10)
+#define STATE_MAX_VALUES 12000000u
+
+double state_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* Reads a whole file of at most max bytes ("-": standard input). */
+static int slurp(const char *path, struct strbuf *out, size_t max,
+		 struct strbuf *msg)
+{
+	int fd = strcmp(path, "-") == 0 ? 0
+		 : open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+	char buf[65536];
+
+	if (fd < 0)
+		return -1;
+	for (;;) {
+		ssize_t n = read(fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			int e = errno;
+			if (fd)
+				close(fd);
+			errno = e;
+			return -1;
+		}
+		if (n == 0)
+			break;
+		if (out->len + (size_t)n > max) {
+			sb_addf(msg, _("larger than %zu MiB"), max >> 20);
+			if (fd)
+				close(fd);
+			errno = EFBIG;
+			return -2;
+		}
+		sb_add(out, buf, (size_t)n);
+	}
+	if (fd)
+		close(fd);
+	return 0;
+}
+
+static int get_count(const struct jval *o, const char *key,
+		     unsigned long long *out)
+{
+	const struct jval *v = json_get(o, key);
+
+	if (!v)
+		return 0;	/* a section may lack what it did not count */
+	if (v->type != J_NUMBER || !v->is_int || v->integer < 0)
+		return -1;
+	*out = (unsigned long long)v->integer;
+	return 0;
+}
+
+/* The counters section, checked whole before anything reaches m. */
+static int read_counters(const struct jval *c, struct model *m,
+			 struct strbuf *why)
+{
+	const struct jval *inc = json_get(c, "incidents");
+	unsigned long long bytes = 0, lines = 0, hits = 0;
+
+	if (!c || c->type != J_OBJECT || (inc && inc->type != J_ARRAY) ||
+	    get_count(c, "read_bytes", &bytes) < 0 ||
+	    get_count(c, "read_lines", &lines) < 0 ||
+	    get_count(c, "match_limit_hits", &hits) < 0) {
+		sb_adds(why, _("counters: not counters"));
+		return -1;
+	}
+	for (size_t i = 0; inc && i < inc->n; i++) {
+		const struct jval *e = &inc->items[i];
+		const char *code = json_get_str(e, "code");
+		const char *res = json_get_str(e, "resource");
+		const char *cause = json_get_str(e, "cause");
+		const struct jval *n = json_get(e, "n");
+		if (!json_get_str(e, "process") || !code ||
+		    !code_from_name(code) || !res || !cause || !n ||
+		    n->type != J_NUMBER || !n->is_int || n->integer < 0) {
+			sb_addf(why, _("counters: incident count %zu is not one"),
+				i);
+			return -1;
+		}
+	}
+	for (size_t i = 0; inc && i < inc->n; i++) {
+		const struct jval *e = &inc->items[i];
+		struct klass k = {
+			code_from_name(json_get_str(e, "code")),
+			resource_from_name(json_get_str(e, "resource")),
+			cause_from_name(json_get_str(e, "cause")),
+		};
+		model_count_name(m, json_get_str(e, "process"), &k,
+				 (size_t)json_get(e, "n")->integer);
+	}
+	m->base.bytes += bytes;
+	m->base.lines += lines;
+	m->base.match_limit_hits += hits;
+	return 0;
+}
+
+/* Whether the document is a state this version reads; why if not. */
+static int check_head(const struct jval *doc, struct strbuf *why)
+{
+	const char *format = json_get_str(doc, "format");
+	const struct jval *ver = json_get(doc, "version");
+	const struct jval *since = json_get(doc, "counted_since");
+
+	if (doc->type != J_OBJECT || !format ||
+	    strcmp(format, STATE_FORMAT) != 0) {
+		sb_adds(why, _("not a plogtop state file"));
+		return -1;
+	}
+	if (!ver || ver->type != J_NUMBER || !ver->is_int || ver->integer < 1) {
+		sb_adds(why, _("a state file without a version"));
+		return -1;
+	}
+	if (ver->integer > STATE_VERSION) {
+		sb_addf(why, _("state version %lld, newer than this plogtop's "
+			"(%d)"), ver->integer, STATE_VERSION);
+		return -1;
+	}
+	if (!since || since->type != J_NUMBER) {
+		sb_adds(why, _("no counted_since"));
+		return -1;
+	}
+	return 0;
+}
+
+static void set_aside(const char *path, const char *why, struct strbuf *msg)
+{
+	struct strbuf bad = STRBUF_INIT;
+
+	sb_addf(&bad, "%s.bad.%lld", path, (long long)time(NULL));
+	if (rename(path, bad.buf) == 0)
+		sb_addf(msg, _("%s: %s; set aside as %s, counting starts afresh"),
+			path, why, bad.buf);
+	else
+		sb_addf(msg, _("%s: %s; cannot set it aside (%s), counting "
+			"starts afresh and it will be written over"), path, why,
+			strerror(errno));
+	sb_free(&bad);
+}
+
+enum state_loaded state_load(const char *path, struct model *m,
+			     struct posset *ps, struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct jval doc;
+	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
+	enum state_loaded rc = STATE_SET_ASIDE;
+
+	memset(ps, 0, sizeof *ps);
+	int r = slurp(path, &text, STATE_MAX_BYTES, &why);
+	if (r == -1) {
+		rc = errno == ENOENT ? STATE_NONE : STATE_ERROR;
+		if (rc == STATE_ERROR)
+			sb_addf(msg, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	if (r == 0 && json_parse(text.buf ? text.buf : "", text.len, &lim,
+				 &doc, &why) < 0) {
+		struct strbuf w = STRBUF_INIT;
+		sb_addf(&w, _("not a state file that can be read (%s)"), why.buf);
+		sb_free(&why);
+		why = w;
+	} else if (r == 0) {
+		struct model trial;
+		if (check_head(&doc, &why) == 0 &&
+		    posset_parse(ps, json_get(&doc, "positions"), &why) == 0) {
+			/* Counters are checked whole first: a bad one must
+			 * not leave half of them counted. */
+			model_init(&trial);
+			int ok = read_counters(json_get(&doc, "counters"),
+					       &trial, &why) == 0;
+			model_free(&trial);
+			if (ok) {
+				read_counters(json_get(&doc, "counters"), m,
+					      &why);
+				m->counted_since =
+					json_get(&doc, "counted_since")->number;
+				rc = STATE_LOADED;
+			} else {
+				posset_free(ps);
+			}
+		}
+		jval_free(&doc);
+	}
+	if (rc == STATE_SET_ASIDE)
+		set_aside(path, why.buf ? why.buf : "unreadable", msg);
+out:
+	sb_free(&text);
+	sb_free(&why);
+	return rc;
+}
+
+static void counters_json(struct strbuf *out, const struct model *m)
+{
+	size_t n = 0;
+
+	sb_adds(out, "{\"incidents\": [");
+	for (size_t i = 0; i < m->nnames; i++) {
+		const struct name_count *nc = m->names[i];
+		for (size_t j = 0; j < nc->nclasses; j++) {
+			const struct class_count *cc = &nc->classes[j];
+			sb_adds(out, n++ ? ",\n  {\"process\": " : "\n  {\"process\": ");
+			json_cstring(out, nc->name);
+			sb_addf(out, ", \"code\": \"%s\", \"resource\": \"%s\", "
+				"\"cause\": \"%s\", \"n\": %zu}",
+				code_name(cc->k.code),
+				resource_name(cc->k.resource),
+				cause_name(cc->k.cause), cc->n);
+		}
+	}
+	sb_addf(out, "], \"read_bytes\": %llu, \"read_lines\": %llu, "
+		"\"match_limit_hits\": %llu}",
+		m->base.bytes + m->stats.bytes,
+		m->base.lines + (unsigned long long)m->stats.lines,
+		m->base.match_limit_hits +
+		(unsigned long long)m->stats.match_limit_hits);
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int state_save(const char *path, const struct model *m,
+	       const struct position *cur, size_t ncur,
+	       const struct posset *old, struct strbuf *err)
+{
+	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	double now = state_now();
+	int rc = -1;
+
+	sb_addf(&text, "{\"format\": \"%s\", \"version\": %d, "
+		"\"tool_version\": \"%s\", \"written\": %.3f, "
+		"\"counted_since\": %.3f,\n\"counters\": ", STATE_FORMAT,
+		STATE_VERSION, PACKAGE_VERSION, now, m->counted_since);
+	counters_json(&text, m);
+	sb_adds(&text, ",\n\"positions\": ");
+	positions_json(&text, cur, ncur, old, now, 0);
+	sb_adds(&text, "}\n");
+	if (slash)
+		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			slash + 1);
+	else
+		sb_addf(&tmp, ".%s.XXXXXX", path);
+	int fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		goto out;
+	}
+	/* Synced before the rename: after a crash the state is the old one
+	 * or the new one, never a torn one. */
+	if (write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		close(fd);
+		unlink(tmp.buf);
+		goto out;
+	}
+	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		sb_addf(err, "%s: %s", path, strerror(errno));
+		unlink(tmp.buf);
+		goto out;
+	}
+	rc = 0;
+out:
+	sb_free(&text);
+	sb_free(&tmp);
+	return rc;
+}
+
+int state_load_cursor(const char *path, struct posset *ps,
+		      struct strbuf *msg)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
+	struct jval doc;
+	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
+	int rc = -1;
+
+	memset(ps, 0, sizeof *ps);
+	int r = slurp(path, &text, STATE_MAX_BYTES, &why);
+	if (r == -1) {
+		sb_addf(msg, "%s", strerror(errno));
+	} else if (r == -2) {
+		sb_add(msg, why.buf, why.len);
+	} else if (json_parse(text.buf ? text.buf : "", text.len, &lim, &doc,
+			      &why) < 0) {
+		sb_addf(msg, "not a cursor (%s)", why.buf);
+	} else {
+		rc = posset_parse(ps, &doc, &why);
+		if (rc < 0)
+			sb_add(msg, why.buf, why.len);
+		jval_free(&doc);
+	}
+	sb_free(&text);
+	sb_free(&why);
+	return rc;
+}
+
+int state_open(const char *state_file, const char *resume_file,
+	       struct model *m, struct posset *ps, int *set_aside,
+	       void (*say)(void *ctx, const char *text), void *ctx)
+{
+	struct strbuf msg = STRBUF_INIT;
+	int rc = 0;
+
+	memset(ps, 0, sizeof *ps);
+	*set_aside = 0;
+	if (state_file) {
+		enum state_loaded r = state_load(state_file, m, ps, &msg);
+		if (r == STATE_ERROR)
+			rc = -1;
+		*set_aside = r == STATE_SET_ASIDE;
+		if (msg.len)
+			say(ctx, msg.buf);
+		sb_reset(&msg);
+	}
+	if (rc == 0 && resume_file) {
+		struct posset cursor;
+		struct strbuf why = STRBUF_INIT;
+		if (state_load_cursor(resume_file, &cursor, &why) < 0) {
+			sb_addf(&msg, _("--resume: %s: %s (read as if there "
+				"were none)"), resume_file, sb_str(&why));
+			say(ctx, msg.buf);
+		} else {
+			posset_free(ps);
+			*ps = cursor;
+		}
+		sb_free(&why);
+	}
+	sb_free(&msg);
+	return rc;
+}
