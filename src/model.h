@@ -219,11 +219,9 @@ struct model {
 	struct htab host_index;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
-	/* Counting across restarts (--state, src/state.c).  counted_since:
-	 * when the counters started from nothing (Unix seconds): this start,
-	 * or the first start the state file remembers.  base: what earlier
-	 * runs read, added to stats in the prom file's counters. */
-	double counted_since;
+	/* Counting across restarts (--state, src/state.c): what earlier
+	 * runs read, added to stats in the prom file's counters (see
+	 * counted_since above). */
 	struct {
 		unsigned long long bytes, lines, match_limit_hits;
 	} base;
