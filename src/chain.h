@@ -66,6 +66,7 @@ struct chain {
 	size_t slot;		/* its index in classifier.open */
 	struct chain *hnext;	/* plog chains: next in its hash bucket */
 	const char *file;	/* screen key */
+	const char *lastfile;	/* where its last line came from */
 	char *prefix;		/* screen key */
 	unsigned long long tick;
 	logtime_t last;
@@ -140,6 +141,8 @@ struct classifier {
 	unsigned long long tick;
 	unsigned long order;
 	unsigned quiet_done, quiet_open;
+	held_fn held;
+	void *held_ctx;
 	struct tombstone tomb[TOMBSTONES];
 	size_t ntomb;		/* written round robin */
 	struct facts facts;	/* of the record being fed */

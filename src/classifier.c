@@ -66,6 +66,12 @@ void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 	c->quiet_open = quiet_open;
 }
 
+void classifier_set_hold(struct classifier *c, held_fn held, void *ctx)
+{
+	c->held = held;
+	c->held_ctx = ctx;
+}
+
 size_t classifier_open_chains(const struct classifier *c)
 {
 	return c->nopen;
@@ -246,6 +252,7 @@ void chain_append(struct classifier *c, struct chain *ch,
 	struct incident *inc = ch->inc;
 
 	inc->nlines += rec->nlines;
+	ch->lastfile = rec->file;
 	if (rec->time != LOGTIME_UNKNOWN) {
 		if (inc->first == LOGTIME_UNKNOWN)
 			inc->first = rec->time;
@@ -488,6 +495,11 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms)
 		struct chain *ch = c->open[i];
 		if (deadline(c, ch) > now_ms)
 			continue;
+		if (c->held && ch->lastfile &&
+		    c->held(c->held_ctx, ch->lastfile)) {
+			ch->tick = now_ms;	/* looked at again later */
+			continue;
+		}
 		if (!ch->screen && ch->boundary)
 			bury(c, ch);
 		chain_close_at(c, i);
