@@ -411,6 +411,25 @@ static void sweep(struct classifier *c)
 	}
 }
 
+/* A record's continuation line that came late (struct record's late): the
+ * chain gets its line and what the rules see in it, as if it had come
+ * with its record. */
+static void feed_late(struct classifier *c, const struct record *rec)
+{
+	size_t i;
+	struct chain *ch = chain_find(c, rec, &i);
+	const struct facts *f = &c->facts;
+
+	if (!ch || ch->screen)
+		return;
+	chain_append(c, ch, rec);
+	chain_merge_evidence(ch, f);
+	if (chain_has_role(f, ROLE_BOUNDARY))
+		ch->boundary = 1;
+	ch->tick = c->tick;
+	chain_touch(c, ch);
+}
+
 static void feed_plog(struct classifier *c, const struct record *rec)
 {
 	size_t i;
@@ -445,7 +464,10 @@ void classifier_feed(struct classifier *c, const struct record *rec)
 	if (rec->level == LEVEL_SCREEN)
 		return;
 	chain_read_facts(c, rec);
-	feed_plog(c, rec);
+	if (rec->late)
+		feed_late(c, rec);
+	else
+		feed_plog(c, rec);
 }
 
 void classifier_flush(struct classifier *c)

@@ -30,6 +30,10 @@ struct record {
 	const char *file;	/* interned path */
 	unsigned long line;
 	unsigned nlines;	/* 1 + continuation lines */
+	/* A continuation line that came after its record was given out
+	 * (its writer paused between them): it joins the chain that record
+	 * went to, if that is still open. */
+	int late;
 	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
 };

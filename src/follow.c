@@ -263,7 +263,7 @@ static void flush_others(struct follower *fw, const struct tail *t)
 		}
 		/* A line still being written may continue its record. */
 		if (!linesplit_pending(&o->ls))
-			feeder_flush(o->feeder);
+			feeder_flush_quiet(o->feeder);
 		if (holding(o)) {
 			i++;
 		} else {
@@ -492,7 +492,7 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 		if (feeder_has_pending(t->feeder) &&
 		    !linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + RECORD_QUIET_MS)
-			feeder_flush(t->feeder);
+			feeder_flush_quiet(t->feeder);
 		if (linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + fw->partial_ms) {
 			fw->m->stats.unfinished_lines++;
