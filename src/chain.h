@@ -131,10 +131,13 @@ struct classifier {
 	size_t nopen, capopen;
 	struct dlist lru;	/* every open chain, least recently used first */
 	/* The log's time as it goes, for the sweep: the median of the last
-	 * three known times, so that one line far in the future or the
-	 * past (a clock set wrong, then right) does not move it. */
+	 * three known times of one process (clock_pid; another process's
+	 * line starts it again: --follow reads many processes at once, and
+	 * their clocks need not agree), so that one line far in the future
+	 * or the past (a clock set wrong, then right) does not move it. */
 	logtime_t recent[3];
 	unsigned nrecent;
+	long clock_pid;
 	unsigned long fed;	/* plog records fed, for the sweep */
 	struct chain **bucket;	/* plog chains by pid, tid and name */
 	size_t nbuckets;	/* a power of two */

@@ -361,10 +361,14 @@ static logtime_t log_clock(const struct classifier *c)
 	return d >= b ? b : d >= a ? d : a;
 }
 
-static void note_time(struct classifier *c, logtime_t t)
+static void note_time(struct classifier *c, long pid, logtime_t t)
 {
 	if (t == LOGTIME_UNKNOWN)
 		return;
+	if (pid != c->clock_pid) {
+		c->clock_pid = pid;
+		c->nrecent = 0;
+	}
 	c->recent[c->nrecent % 3] = t;
 	if (++c->nrecent >= 6)
 		c->nrecent -= 3;	/* stays >= 3, and the slot order holds */
@@ -386,7 +390,8 @@ static int near(logtime_t t, logtime_t now)
  * from the one before starts another call; the logger's batches of other
  * threads can be a little late) are done: closed now, so that a scan of
  * millions of calls holds only the few still being written.  A few are
- * looked at per sweep, the least recently fed first.  The distance is
+ * looked at per sweep, the least recently fed first, of the process whose
+ * line was fed last (another's clock says nothing of it).  The distance is
  * taken either way, from the log's time (a median) and from the last
  * line's: a clock that jumps (one line dated 2099, a clock set back)
  * neither closes the chain being written nor keeps every other one open. */
@@ -401,7 +406,8 @@ static void sweep(struct classifier *c)
 	for (struct chain *ch = LRU_CHAIN(c->lru.first), *next;
 	     ch && looked < 64; ch = next, looked++) {
 		next = LRU_CHAIN(ch->lru.next);
-		if (ch->screen || ch->last == LOGTIME_UNKNOWN)
+		if (ch->screen || ch->last == LOGTIME_UNKNOWN ||
+		    ch->pid != c->clock_pid)
 			continue;
 		if (near(ch->last, now) || near(ch->last, last))
 			break;
@@ -452,7 +458,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		ch->boundary = 1;
 	ch->tick = c->tick;
 	chain_touch(c, ch);
-	note_time(c, rec->time);
+	note_time(c, rec->pid, rec->time);
 	if (++c->fed % 256 == 0)
 		sweep(c);
 }
