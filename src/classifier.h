@@ -25,7 +25,8 @@ struct record {
 	const char *name;
 	size_t namelen;
 	logtime_t time;
-	const char *srcloc;	/* "file.cc:123" or NULL */
+	const char *srcloc;	/* "RUNTIME file.cc:123" (module and place)
+				 * or NULL */
 	size_t srcloclen;
 	const char *file;	/* interned path */
 	unsigned long line;

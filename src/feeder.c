@@ -148,8 +148,14 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	sb_add(&f->text, line + h->msg, len - h->msg);
 	sb_reset(&f->name);
 	sb_add(&f->name, line + h->name.off, h->name.len);
+	/* A place in the code is its module's: RUNTIME's stream.cc:412 and
+	 * ASCENDCL's are two places, and meeting the second is no repeat. */
 	sb_reset(&f->srcloc);
-	sb_add(&f->srcloc, line + h->srcloc.off, h->srcloc.len);
+	if (h->srcloc.len) {
+		sb_add(&f->srcloc, line + h->module.off, h->module.len);
+		sb_addc(&f->srcloc, ' ');
+		sb_add(&f->srcloc, line + h->srcloc.off, h->srcloc.len);
+	}
 	f->line = lineno;
 	f->recfile = f->file;
 	f->nlines = 1;
@@ -184,6 +190,7 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 	h.msg += lead;
 	h.name.off += lead;
 	h.srcloc.off += lead;
+	h.module.off += lead;
 	h.stamp.off += lead;
 	start_record(f, line, len, &h, lineno);
 	return 1;
