@@ -399,10 +399,10 @@ static void sweep(struct classifier *c)
 {
 	int looked = 0;
 	logtime_t now = log_clock(c);
-	logtime_t last = c->recent[(c->nrecent - 1) % 3];
 
 	if (now == LOGTIME_UNKNOWN)
 		return;
+	logtime_t last = c->recent[(c->nrecent - 1) % 3];
 	for (struct chain *ch = LRU_CHAIN(c->lru.first), *next;
 	     ch && looked < 64; ch = next, looked++) {
 		next = LRU_CHAIN(ch->lru.next);
