@@ -1104,9 +1104,10 @@ static void test_retry_of_one_line(void **state)
 	sb_free(&sb);
 }
 
-/* Two processes whose clocks are years apart, their calls interleaved line
- * by line in one classifier (as --follow reads them), and a line dated
- * 2099 among them: every call is whole. */
+/* Two processes whose clocks are years apart, each calling again and
+ * again on its main thread, their calls interleaved line by line in one
+ * classifier (as --follow reads them), and a line dated 2099 among them:
+ * every call is whole. */
 static void test_clocks_of_two_processes(void **state)
 {
 	static const char *const loc[] = {
@@ -1120,7 +1121,7 @@ static void test_clocks_of_two_processes(void **state)
 	struct harness *h = *state;
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&sb, "[ERROR] GE(300,other):2099-01-01-00:00:00.000.000 [graph.cc:99]300 Init:profiling config not found, using the defaults\n");
+	sb_addf(&sb, "[ERROR] GE(100,py):2099-01-01-00:00:00.000.000 [graph.cc:99]100 Init:profiling config not found, using the defaults\n");
 	for (int i = 0; i < 200; i++) {
 		for (int k = 0; k < 3; k++) {
 			for (int p = 0; p < 2; p++) {
@@ -1128,7 +1129,7 @@ static void test_clocks_of_two_processes(void **state)
 				sb_addf(&sb, "[ERROR] RUNTIME(%ld,py):%s.%03d.%03d ",
 					pid, p ? "2023-01-01-00:00:01" : "2026-07-09-21:52:24",
 					i * 4, k * 10);
-				sb_addf(&sb, "[%s]%ld %s\n", loc[k], pid + i, text[k]);
+				sb_addf(&sb, "[%s]%ld %s\n", loc[k], pid, text[k]);
 			}
 		}
 	}
