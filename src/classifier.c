@@ -524,7 +524,7 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms)
 		if (deadline(c, ch) > now_ms)
 			continue;
 		if (c->held && ch->lastfile &&
-		    c->held(c->held_ctx, ch->lastfile)) {
+		    c->held(c->held_ctx, ch->lastfile, now_ms)) {
 			ch->tick = now_ms;	/* looked at again later */
 			continue;
 		}

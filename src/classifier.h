@@ -64,11 +64,11 @@ void classifier_set_tick(struct classifier *c, unsigned long long now_ms);
 void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 			  unsigned quiet_open);
 void classifier_expire(struct classifier *c, unsigned long long now_ms);
-/* held(ctx, file) says whether the file a chain's last line came from
- * still holds more of it back (a line being written, a record being
+/* held(ctx, file, now_ms) says whether the file a chain's last line came
+ * from still holds more of it back (a line being written, a record being
  * assembled): such a chain goes on, however long its writer pauses, and
  * is not closed for being quiet.  The reader bounds how long it holds. */
-typedef int (*held_fn)(void *ctx, const char *file);
+typedef int (*held_fn)(void *ctx, const char *file, unsigned long long now_ms);
 void classifier_set_hold(struct classifier *c, held_fn held, void *ctx);
 /* The arrival time at which the next chain would close, or 0 if none is
  * open. */

@@ -83,17 +83,29 @@ void follow_say(const struct follower *fw, const char *path, const char *why)
 	sb_free(&sb);
 }
 
-static int holding(const struct tail *t);
+/* Whether a tail's line being written may still continue the record it
+ * holds back: for partial_ms after the line began. */
+static int line_young(const struct follower *fw, const struct tail *t,
+		      unsigned long long now)
+{
+	return linesplit_pending(&t->ls) &&
+	       now < t->partial_since_ms + fw->partial_ms;
+}
 
 /* The classifier's question: whether a chain whose last line came from
- * file may still be continued by what that file holds back. */
-static int file_held(void *ctx, const char *file)
+ * file may still be continued by what that file holds back: a record
+ * being assembled, or a line being written, for at most partial_ms since
+ * that line began (a line redrawn for ever, a progress bar's, holds no
+ * chain for ever; the line itself waits until its writer is silent). */
+static int file_held(void *ctx, const char *file, unsigned long long now)
 {
 	struct follower *fw = ctx;
 	const struct tail *t = fw->stdin_tail && fw->stdin_tail->path == file
 			       ? fw->stdin_tail : follow_find_tail(fw, file);
 
-	return t && holding(t);
+	if (!t)
+		return 0;
+	return feeder_has_pending(t->feeder) || line_young(fw, t, now);
 }
 
 struct follower *follower_new(struct ruleset *rs, struct model *m,
@@ -489,8 +501,7 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 	classifier_set_tick(fw->cl, now);
 	for (size_t i = 0; i < fw->pending.n;) {
 		struct tail *t = fw->pending.v[i];
-		if (feeder_has_pending(t->feeder) &&
-		    !linesplit_pending(&t->ls) &&
+		if (feeder_has_pending(t->feeder) && !line_young(fw, t, now) &&
 		    now >= t->last_ms + RECORD_QUIET_MS)
 			feeder_flush_quiet(t->feeder);
 		if (linesplit_pending(&t->ls) &&
@@ -540,8 +551,10 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 		const struct tail *t = fw->pending.v[i];
 		if (linesplit_pending(&t->ls))
 			earliest(&next, t->last_ms + fw->partial_ms);
-		else if (feeder_has_pending(t->feeder))
-			earliest(&next, t->last_ms + RECORD_QUIET_MS);
+		if (feeder_has_pending(t->feeder))
+			earliest(&next, line_young(fw, t, now)
+					? t->partial_since_ms + fw->partial_ms
+					: t->last_ms + RECORD_QUIET_MS);
 	}
 	if (follow_any_polled(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);
