@@ -23,6 +23,14 @@
 /* One failed call writes its chain within microseconds; lines of the same
  * thread a second apart belong to another call. */
 #define CHAIN_GAP_USEC 1000000
+/* A call that fails again at once (a retry loop) writes the same lines
+ * again; when its text varies with each try (a counter, an address) the
+ * repetition is not always seen.  However its lines arrive, a chain ends
+ * at this many lines, or when a line comes this long (in log time) after
+ * its first: far above any real chain (the longest seen has 10 lines,
+ * written within milliseconds), so only a loop reaches them. */
+#define CHAIN_MAX_LINES 128
+#define CHAIN_SPAN_USEC 2000000
 
 struct evidence {
 	enum code code;
@@ -58,6 +66,7 @@ struct chain {
 	size_t slot;		/* its index in classifier.open */
 	struct chain *hnext;	/* plog chains: next in its hash bucket */
 	const char *file;	/* screen key */
+	const char *lastfile;	/* where its last line came from */
 	char *prefix;		/* screen key */
 	unsigned long long tick;
 	logtime_t last;
@@ -76,6 +85,7 @@ struct chain {
 	uint32_t *locs;		/* grown as needed, up to MAX_LOCS */
 	size_t nlocs, caplocs;
 	uint32_t lastloc, lasttext;
+	uint32_t lastshape;	/* of the last text with its numbers left out */
 	int code_w[3];
 	enum resource res[3];
 	int res_w[3];
@@ -125,13 +135,22 @@ struct classifier {
 	struct chain **open;
 	size_t nopen, capopen;
 	struct dlist lru;	/* every open chain, least recently used first */
-	logtime_t latest;	/* the latest log time seen */
+	/* The log's time as it goes, for the sweep: the median of the last
+	 * three known times of one process (clock_pid; another process's
+	 * line starts it again: --follow reads many processes at once, and
+	 * their clocks need not agree), so that one line far in the future
+	 * or the past (a clock set wrong, then right) does not move it. */
+	logtime_t recent[3];
+	unsigned nrecent;
+	long clock_pid;
 	unsigned long fed;	/* plog records fed, for the sweep */
 	struct chain **bucket;	/* plog chains by pid, tid and name */
 	size_t nbuckets;	/* a power of two */
 	unsigned long long tick;
 	unsigned long order;
 	unsigned quiet_done, quiet_open;
+	held_fn held;
+	void *held_ctx;
 	struct tombstone tomb[TOMBSTONES];
 	size_t ntomb;		/* written round robin */
 	struct facts facts;	/* of the record being fed */
@@ -163,6 +182,9 @@ void chain_normalise_inner_code(struct incident *inc);
 
 /* chain_index.c */
 uint32_t chain_hash(const char *s, size_t n);
+/* A hash of s with every number (a run of digits, with the hex digits
+ * and 'x' after its first digit) taken as one and the same. */
+uint32_t chain_shape_hash(const char *s, size_t n);
 void chain_index(struct classifier *c, struct chain *ch);
 void chain_unindex(struct classifier *c, struct chain *ch);
 

@@ -31,6 +31,27 @@ uint32_t chain_hash(const char *s, size_t n)
 	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
+uint32_t chain_shape_hash(const char *s, size_t n)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char ch = (unsigned char)s[i];
+		if (ch >= '0' && ch <= '9') {
+			while (i + 1 < n && (((unsigned char)s[i + 1] >= '0' &&
+					      (unsigned char)s[i + 1] <= '9') ||
+					     ((s[i + 1] | 0x20) >= 'a' &&
+					      (s[i + 1] | 0x20) <= 'f') ||
+					     s[i + 1] == 'x'))
+				i++;
+			ch = '#';
+		}
+		h = (h ^ ch) * 0x100000001b3ull;
+	}
+	h ^= h >> 32;
+	return (uint32_t)h ? (uint32_t)h : 1;
+}
+
 static size_t key_hash(long pid, long tid, const char *name, size_t n)
 {
 	uint32_t h = chain_hash(name, n);

@@ -66,6 +66,12 @@ void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 	c->quiet_open = quiet_open;
 }
 
+void classifier_set_hold(struct classifier *c, held_fn held, void *ctx)
+{
+	c->held = held;
+	c->held_ctx = ctx;
+}
+
 size_t classifier_open_chains(const struct classifier *c)
 {
 	return c->nopen;
@@ -252,6 +258,7 @@ void chain_append(struct classifier *c, struct chain *ch,
 		ch->line2 = rec->line;
 	}
 	inc->nlines += rec->nlines;
+	ch->lastfile = rec->file;
 	if (rec->time != LOGTIME_UNKNOWN) {
 		if (inc->first == LOGTIME_UNKNOWN)
 			inc->first = rec->time;
@@ -282,6 +289,7 @@ void chain_append(struct classifier *c, struct chain *ch,
 		ch->lastloc = h;
 	}
 	ch->lasttext = chain_hash(rec->text, rec->len);
+	ch->lastshape = chain_shape_hash(rec->text, rec->len);
 	if (ch->nseen == ch->capseen && ch->capseen < MAX_RAW) {
 		ch->capseen = ch->capseen ? 2 * ch->capseen : 4;
 		if (ch->capseen > MAX_RAW)
@@ -309,21 +317,31 @@ void chain_append(struct classifier *c, struct chain *ch,
 
 /* Whether this plog record starts another call rather than continuing the
  * chain: after the API boundary only trailer lines follow; a place in the
- * code met again (other than the line just before, which often writes
- * two lines) means the call was made again; a long pause means so too. */
+ * code met again means the call was made again, unless it is the line
+ * just before (which often writes two lines) with other words (the same
+ * words with other numbers are a retry: "attempt 3", then "attempt 4");
+ * a long pause means so too, and so does a chain grown past what one call
+ * writes (CHAIN_MAX_LINES, CHAIN_SPAN_USEC).  Only log time counts, never
+ * when the lines arrive, so that a file read live and read whole give the
+ * same chains. */
 static int starts_new_call(const struct chain *ch, const struct record *rec,
 			   const struct facts *f)
 {
 	if (ch->boundary && !chain_has_role(f, ROLE_TRAILER))
 		return 1;
+	if (ch->inc->nlines + rec->nlines > CHAIN_MAX_LINES)
+		return 1;
 	if (rec->time != LOGTIME_UNKNOWN && ch->last != LOGTIME_UNKNOWN &&
 	    (rec->time - ch->last > CHAIN_GAP_USEC || rec->time < ch->last - CHAIN_GAP_USEC))
+		return 1;
+	if (rec->time != LOGTIME_UNKNOWN && ch->inc->first != LOGTIME_UNKNOWN &&
+	    rec->time - ch->inc->first > CHAIN_SPAN_USEC)
 		return 1;
 	if (!rec->srcloclen)
 		return 0;
 	uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
 	if (h == ch->lastloc)
-		return chain_hash(rec->text, rec->len) == ch->lasttext;
+		return chain_shape_hash(rec->text, rec->len) == ch->lastshape;
 	for (size_t i = 0; i < ch->nlocs; i++)
 		if (ch->locs[i] == h)
 			return 1;
@@ -333,28 +351,95 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 static int late_trailer(const struct classifier *c, const struct record *rec,
 			const struct facts *f);
 
-/* Chains whose last line is older, in log time, than any line of theirs
- * could still be (a line more than CHAIN_GAP_USEC later starts another
- * call; the logger's batches of other threads can be a little late)
- * are done: closed now, so that a scan of millions of calls holds only
- * the few still being written.  A few are looked at per sweep, oldest
- * first. */
+/* The log's time now: the median of the last three known times (see
+ * struct classifier), or unknown before there are three. */
+static logtime_t log_clock(const struct classifier *c)
+{
+	if (c->nrecent < 3)
+		return LOGTIME_UNKNOWN;
+	logtime_t a = c->recent[0], b = c->recent[1], d = c->recent[2];
+	if (a > b) {
+		logtime_t t = a;
+		a = b;
+		b = t;
+	}
+	/* a <= b: the median is b, unless d is below it. */
+	return d >= b ? b : d >= a ? d : a;
+}
+
+static void note_time(struct classifier *c, long pid, logtime_t t)
+{
+	if (t == LOGTIME_UNKNOWN)
+		return;
+	if (pid != c->clock_pid) {
+		c->clock_pid = pid;
+		c->nrecent = 0;
+	}
+	c->recent[c->nrecent % 3] = t;
+	if (++c->nrecent >= 6)
+		c->nrecent -= 3;	/* stays >= 3, and the slot order holds */
+}
+
 #define SWEEP_SLACK_USEC 2000000
+
+/* Whether a chain's last line at t may still be followed by a line of its
+ * call, the log being at now. */
+static int near(logtime_t t, logtime_t now)
+{
+	logtime_t far = CHAIN_GAP_USEC + SWEEP_SLACK_USEC;
+
+	return t <= now + far && t + far >= now;
+}
+
+/* Chains whose last line is farther, in log time, from where the log is
+ * now than any line of theirs could be (a line more than CHAIN_GAP_USEC
+ * from the one before starts another call; the logger's batches of other
+ * threads can be a little late) are done: closed now, so that a scan of
+ * millions of calls holds only the few still being written.  A few are
+ * looked at per sweep, the least recently fed first, of the process whose
+ * line was fed last (another's clock says nothing of it).  The distance is
+ * taken either way, from the log's time (a median) and from the last
+ * line's: a clock that jumps (one line dated 2099, a clock set back)
+ * neither closes the chain being written nor keeps every other one open. */
 static void sweep(struct classifier *c)
 {
 	int looked = 0;
+	logtime_t now = log_clock(c);
 
+	if (now == LOGTIME_UNKNOWN)
+		return;
+	logtime_t last = c->recent[(c->nrecent - 1) % 3];
 	for (struct chain *ch = LRU_CHAIN(c->lru.first), *next;
 	     ch && looked < 64; ch = next, looked++) {
 		next = LRU_CHAIN(ch->lru.next);
-		if (ch->screen || ch->last == LOGTIME_UNKNOWN)
+		if (ch->screen || ch->last == LOGTIME_UNKNOWN ||
+		    ch->pid != c->clock_pid)
 			continue;
-		if (ch->last + CHAIN_GAP_USEC + SWEEP_SLACK_USEC >= c->latest)
+		if (near(ch->last, now) || near(ch->last, last))
 			break;
 		if (ch->boundary)
 			bury(c, ch);
 		chain_close(c, ch);
 	}
+}
+
+/* A record's continuation line that came late (struct record's late): the
+ * chain gets its line and what the rules see in it, as if it had come
+ * with its record. */
+static void feed_late(struct classifier *c, const struct record *rec)
+{
+	size_t i;
+	struct chain *ch = chain_find(c, rec, &i);
+	const struct facts *f = &c->facts;
+
+	if (!ch || ch->screen)
+		return;
+	chain_append(c, ch, rec);
+	chain_merge_evidence(ch, f);
+	if (chain_has_role(f, ROLE_BOUNDARY))
+		ch->boundary = 1;
+	ch->tick = c->tick;
+	chain_touch(c, ch);
 }
 
 static void feed_plog(struct classifier *c, const struct record *rec)
@@ -379,8 +464,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		ch->boundary = 1;
 	ch->tick = c->tick;
 	chain_touch(c, ch);
-	if (rec->time != LOGTIME_UNKNOWN && rec->time > c->latest)
-		c->latest = rec->time;
+	note_time(c, rec->pid, rec->time);
 	if (++c->fed % 256 == 0)
 		sweep(c);
 }
@@ -392,7 +476,10 @@ void classifier_feed(struct classifier *c, const struct record *rec)
 	if (rec->level == LEVEL_SCREEN)
 		return;
 	chain_read_facts(c, rec);
-	feed_plog(c, rec);
+	if (rec->late)
+		feed_late(c, rec);
+	else
+		feed_plog(c, rec);
 }
 
 void classifier_flush(struct classifier *c)
@@ -403,7 +490,7 @@ void classifier_flush(struct classifier *c)
 	 * lines must not look stale beside this one's), its sweeps and its
 	 * tombstones, so that a stream reads the same whatever was read
 	 * before it (and on whichever thread). */
-	c->latest = LOGTIME_UNKNOWN;
+	c->nrecent = 0;
 	c->fed = 0;
 	for (size_t i = 0; i < TOMBSTONES; i++) {
 		free(c->tomb[i].name);
@@ -442,6 +529,11 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms)
 		struct chain *ch = c->open[i];
 		if (deadline(c, ch) > now_ms)
 			continue;
+		if (c->held && ch->lastfile &&
+		    c->held(c->held_ctx, ch->lastfile, now_ms)) {
+			ch->tick = now_ms;	/* looked at again later */
+			continue;
+		}
 		if (!ch->screen && ch->boundary)
 			bury(c, ch);
 		chain_close_at(c, i);

@@ -25,11 +25,16 @@ struct record {
 	const char *name;
 	size_t namelen;
 	logtime_t time;
-	const char *srcloc;	/* "file.cc:123" or NULL */
+	const char *srcloc;	/* "RUNTIME file.cc:123" (module and place)
+				 * or NULL */
 	size_t srcloclen;
 	const char *file;	/* interned path */
 	unsigned long line;
 	unsigned nlines;	/* 1 + continuation lines */
+	/* A continuation line that came after its record was given out
+	 * (its writer paused between them): it joins the chain that record
+	 * went to, if that is still open. */
+	int late;
 	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
 	unsigned long long off;	/* byte offset of its first line in file */
@@ -60,6 +65,12 @@ void classifier_set_tick(struct classifier *c, unsigned long long now_ms);
 void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 			  unsigned quiet_open);
 void classifier_expire(struct classifier *c, unsigned long long now_ms);
+/* held(ctx, file, now_ms) says whether the file a chain's last line came
+ * from still holds more of it back (a line being written, a record being
+ * assembled): such a chain goes on, however long its writer pauses, and
+ * is not closed for being quiet.  The reader bounds how long it holds. */
+typedef int (*held_fn)(void *ctx, const char *file, unsigned long long now_ms);
+void classifier_set_hold(struct classifier *c, held_fn held, void *ctx);
 /* The arrival time at which the next chain would close, or 0 if none is
  * open. */
 unsigned long long classifier_next_expiry(const struct classifier *c);

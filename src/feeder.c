@@ -28,6 +28,9 @@ struct feeder {
 	const char *recfile;
 	unsigned nlines;
 	struct screen_line sl;	/* what the current line of output is */
+	/* The record was given out for quiet (feeder_flush_quiet), not
+	 * ended by a line: a header-less line next still continues it. */
+	int late;
 };
 
 static void set_state(struct feeder *f, enum state st)
@@ -99,6 +102,7 @@ void feeder_flush(struct feeder *f)
 {
 	if (!f)
 		return;
+	f->late = 0;
 	if (f->state == ST_PENDING) {
 		struct record rec = {
 			.text = f->text.buf, .len = f->text.len,
@@ -116,6 +120,35 @@ void feeder_flush(struct feeder *f)
 	set_state(f, ST_NONE);
 }
 
+void feeder_flush_quiet(struct feeder *f)
+{
+	if (!f || f->state != ST_PENDING)
+		return;
+	feeder_flush(f);
+	f->late = f->kind == FILE_PLOG;
+	if (f->late)
+		f->want_all = 1;	/* header-less lines are wanted */
+}
+
+/* A header-less line after a record given out for quiet: it goes to the
+ * record's chain on its own (struct record's late). */
+static void late_line(struct feeder *f, const char *line, size_t len,
+		      unsigned long lineno)
+{
+	if (f->nlines > MAX_CONTINUATION)
+		return;
+	f->nlines++;
+	struct record rec = {
+		.text = line, .len = len, .raw = line, .rawlen = len,
+		.level = f->h.level, .pid = f->h.pid, .tid = f->h.tid,
+		.name = sb_str(&f->name), .namelen = f->name.len,
+		.time = f->h.time, .srcloc = NULL, .srcloclen = 0,
+		.file = f->recfile, .line = lineno, .nlines = 1,
+		.prefix = "", .prefixlen = 0, .late = 1,
+	};
+	classifier_feed(f->c, &rec);
+}
+
 static void start_record(struct feeder *f, const char *line, size_t len,
 			 const struct plog_header *h, unsigned long lineno)
 {
@@ -127,8 +160,14 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	sb_add(&f->text, line + h->msg, len - h->msg);
 	sb_reset(&f->name);
 	sb_add(&f->name, line + h->name.off, h->name.len);
+	/* A place in the code is its module's: RUNTIME's stream.cc:412 and
+	 * ASCENDCL's are two places, and meeting the second is no repeat. */
 	sb_reset(&f->srcloc);
-	sb_add(&f->srcloc, line + h->srcloc.off, h->srcloc.len);
+	if (h->srcloc.len) {
+		sb_add(&f->srcloc, line + h->module.off, h->module.len);
+		sb_addc(&f->srcloc, ' ');
+		sb_add(&f->srcloc, line + h->srcloc.off, h->srcloc.len);
+	}
 	f->line = lineno;
 	f->off = classifier_line_off(f->c);
 	f->recfile = f->file;
@@ -164,6 +203,7 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 	h.msg += lead;
 	h.name.off += lead;
 	h.srcloc.off += lead;
+	h.module.off += lead;
 	h.stamp.off += lead;
 	start_record(f, line, len, &h, lineno);
 	return 1;
@@ -243,4 +283,6 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 	/* In a plog file a header-less line continues the record above. */
 	if (f->state == ST_PENDING)
 		continue_record(f, line, len);
+	else if (f->late)
+		late_line(f, line, len, lineno);
 }

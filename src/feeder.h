@@ -28,6 +28,10 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 		 unsigned long lineno);
 /* Ends the record being assembled (end of a process's files, or quiet). */
 void feeder_flush(struct feeder *f);
+/* The same for quiet (the file has had nothing new for a while): the
+ * header-less lines that come next in a plog file still continue the
+ * record, whose chain gets them if it is still open. */
+void feeder_flush_quiet(struct feeder *f);
 /* Lets the buffers of the last record go (after a flush): thousands of
  * files read to their end need not each keep a record's room. */
 void feeder_trim(struct feeder *f);

@@ -22,8 +22,14 @@
 /* A record is given to the classifier once its file has been quiet this
  * long: a header-less continuation comes in the same write. */
 #define RECORD_QUIET_MS 10
-/* A last line without its newline is taken as it is after this long. */
-#define PARTIAL_QUIET_MS 5000
+/* A line without its newline yet is being written: its writer may pause
+ * (a full pipe, a stopped process, a slow disk) or write a byte at a
+ * time, and the line, the record it may continue and the chain it may
+ * continue all wait for it.  Only a writer silent this long in the middle
+ * of a line (killed mid-line) has its line taken as it stands, counted in
+ * the report (unfinished_lines).  PLOGTOP_TEST_PARTIAL_MS overrides it,
+ * for the test suite only. */
+#define PARTIAL_LIMIT_MS 30000
 /* Chains: a complete one closes after QUIET_DONE ms without a new line;
  * one still waiting for its API boundary, probably in the logger's next
  * batch, after QUIET_OPEN ms. */
@@ -81,6 +87,31 @@ void follow_say(const struct follower *fw, const char *path, const char *why)
 	sb_free(&sb);
 }
 
+/* Whether a tail's line being written may still continue the record it
+ * holds back: for partial_ms after the line began. */
+static int line_young(const struct follower *fw, const struct tail *t,
+		      unsigned long long now)
+{
+	return linesplit_pending(&t->ls) &&
+	       now < t->partial_since_ms + fw->partial_ms;
+}
+
+/* The classifier's question: whether a chain whose last line came from
+ * file may still be continued by what that file holds back: a record
+ * being assembled, or a line being written, for at most partial_ms since
+ * that line began (a line redrawn for ever, a progress bar's, holds no
+ * chain for ever; the line itself waits until its writer is silent). */
+static int file_held(void *ctx, const char *file, unsigned long long now)
+{
+	struct follower *fw = ctx;
+	const struct tail *t = fw->stdin_tail && fw->stdin_tail->path == file
+			       ? fw->stdin_tail : follow_find_tail(fw, file);
+
+	if (!t)
+		return 0;
+	return feeder_has_pending(t->feeder) || line_young(fw, t, now);
+}
+
 struct follower *follower_new(struct ruleset *rs, struct model *m,
 			      const struct follow_opts *o, struct strbuf *err)
 {
@@ -101,6 +132,15 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 	}
 	fw->cl = classifier_new(rs, emit, fw);
 	classifier_set_quiet(fw->cl, QUIET_DONE_MS, QUIET_OPEN_MS);
+	classifier_set_hold(fw->cl, file_held, fw);
+	fw->partial_ms = PARTIAL_LIMIT_MS;
+	const char *test_ms = getenv("PLOGTOP_TEST_PARTIAL_MS");
+	if (test_ms && *test_ms) {
+		char *end;
+		unsigned long v = strtoul(test_ms, &end, 10);
+		if (!*end && v > 0 && v <= PARTIAL_LIMIT_MS)
+			fw->partial_ms = (unsigned)v;
+	}
 	fw->buf = xmalloc(READ_BUF);
 	return fw;
 }
@@ -238,7 +278,9 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			i++;
 			continue;
 		}
-		feeder_flush(o->feeder);
+		/* A line still being written may continue its record. */
+		if (!linesplit_pending(&o->ls))
+			feeder_flush_quiet(o->feeder);
 		if (holding(o)) {
 			i++;
 		} else {
@@ -466,12 +508,14 @@ static void flush_quiet(struct follower *fw, unsigned long long now)
 	classifier_set_tick(fw->cl, now);
 	for (size_t i = 0; i < fw->pending.n;) {
 		struct tail *t = fw->pending.v[i];
-		if (feeder_has_pending(t->feeder) &&
+		if (feeder_has_pending(t->feeder) && !line_young(fw, t, now) &&
 		    now >= t->last_ms + RECORD_QUIET_MS)
-			feeder_flush(t->feeder);
+			feeder_flush_quiet(t->feeder);
 		if (linesplit_pending(&t->ls) &&
-		    now >= t->last_ms + PARTIAL_QUIET_MS)
+		    now >= t->last_ms + fw->partial_ms) {
+			fw->m->stats.unfinished_lines++;
 			tail_flush(t);
+		}
 		if (holding(t)) {
 			i++;
 		} else {
@@ -512,10 +556,12 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 
 	for (size_t i = 0; i < fw->pending.n; i++) {
 		const struct tail *t = fw->pending.v[i];
-		if (feeder_has_pending(t->feeder))
-			earliest(&next, t->last_ms + RECORD_QUIET_MS);
 		if (linesplit_pending(&t->ls))
-			earliest(&next, t->last_ms + PARTIAL_QUIET_MS);
+			earliest(&next, t->last_ms + fw->partial_ms);
+		if (feeder_has_pending(t->feeder))
+			earliest(&next, line_young(fw, t, now)
+					? t->partial_since_ms + fw->partial_ms
+					: t->last_ms + RECORD_QUIET_MS);
 	}
 	if (follow_any_polled(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);

@@ -94,6 +94,7 @@ struct follower {
 	struct order *hist;	/* files whose history is still to read */
 	size_t nhist, hpos;
 	unsigned long long hist_bytes;
+	unsigned partial_ms;	/* PARTIAL_LIMIT_MS, or the tests' value */
 };
 
 /* follow.c */

@@ -150,6 +150,9 @@ struct scan_stats {
 	size_t files, lines;
 	unsigned long long bytes;
 	size_t truncated_lines;
+	/* Live reading: lines whose writer stopped mid-line for longer than
+	 * plogtop waits (PARTIAL_LIMIT_MS), taken as they stood. */
+	size_t unfinished_lines;
 	unsigned long match_limit_hits;	/* rule matches PCRE2 gave up on */
 	double seconds;
 };

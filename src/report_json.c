@@ -133,9 +133,11 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 {
 	sb_addf(sb, "  \"scan\": {\"files\": %zu, \"bytes\": %llu, "
 		"\"lines\": %zu, \"seconds\": %.3f, \"truncated_lines\": %zu, "
+		"\"unfinished_lines\": %zu, "
 		"\"match_limit_hits\": %lu, \"since\": ", m->stats.files,
 		m->stats.bytes, m->stats.lines, m->stats.seconds,
-		m->stats.truncated_lines, m->stats.match_limit_hits);
+		m->stats.truncated_lines, m->stats.unfinished_lines,
+		m->stats.match_limit_hits);
 	json_time(sb, m->since);
 	sb_addf(sb, ", \"filtered\": %zu, \"problems_total\": %zu, "
 		"\"problems\": [", m->filtered, m->problems_total);

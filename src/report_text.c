@@ -169,6 +169,18 @@ static void header(struct strbuf *sb, const struct model *m,
 			m->stats.match_limit_hits);
 		sb_addf(sb, "%s\n", OFF(o));
 	}
+	if (m->stats.unfinished_lines) {
+		sb_adds(sb, RED(o));
+		sb_addf(sb, ngettext("Limits: %zu line stayed unfinished for 30 s "
+				     "(its writer stopped mid-line) and was taken "
+				     "as it stood",
+				     "Limits: %zu lines stayed unfinished for 30 s "
+				     "(their writers stopped mid-line) and were "
+				     "taken as they stood",
+				     m->stats.unfinished_lines),
+			m->stats.unfinished_lines);
+		sb_addf(sb, "%s\n", OFF(o));
+	}
 	if (m->since != LOGTIME_UNKNOWN) {
 		char iso[LOGTIME_ISO_LEN];
 		logtime_iso(m->since, iso);

@@ -57,6 +57,7 @@ void tail_free(struct tail *t)
 
 void tail_flush(struct tail *t)
 {
+	t->partial_since_ms = 0;
 	if (!t->feeder)
 		return;		/* nothing read */
 	linesplit_finish(&t->ls);
@@ -106,6 +107,10 @@ int tail_feed(struct tail *t, const char *buf, size_t n,
 		make_feeder(t);
 	keep_head(t, buf, n);
 	linesplit_feed(&t->ls, buf, n);
+	if (!linesplit_pending(&t->ls))
+		t->partial_since_ms = 0;
+	else if (t->ls.lineno != before || !t->partial_since_ms)
+		t->partial_since_ms = now_ms;	/* a new line began here */
 	t->offset += (off_t)n;
 	st->bytes += (unsigned long long)n;
 	st->lines += t->ls.lineno - before;

@@ -29,6 +29,10 @@ struct tail {
 	struct ruleset *rs;
 	struct classifier *c;
 	unsigned long long last_ms;	/* when its last bytes arrived */
+	/* When the line without its newline yet began to arrive (0: none):
+	 * a line written for ever (a progress bar that redraws itself with
+	 * \r) must not hold the chains of its file for ever. */
+	unsigned long long partial_since_ms;
 	int stdin_eof;
 	int in_history;		/* waiting for its turn in the history */
 	int polled;		/* its directory is polled, not watched */

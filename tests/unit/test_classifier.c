@@ -1071,6 +1071,76 @@ static void test_screen_prefix_on_first_line_only(void **state)
 	sb_free(&text);
 }
 
+/* RUNTIME's stream.cc:412 and ASCENDCL's are two places: the ASCENDCL
+ * line that ends the chain is no repeat of the call. */
+static const char SAME_PLACE_OTHER_MODULE[] =
+	"[ERROR] RUNTIME(42017,rtstest_host):2026-07-09-21:52:24.482.342 [stream.cc:412]42017 Setup:Alloc stream id failed, retCode=0x7020023.\n"
+	"[ERROR] RUNTIME(42017,rtstest_host):2026-07-09-21:52:24.482.347 [stream.cc:731]42017 Setup:Alloc Stream resource failed. Reason: Too many streams are created. ErrorCode=EE1023.\n"
+	"[ERROR] RUNTIME(42017,rtstest_host):2026-07-09-21:52:24.482.402 [api_c_stream.cc:85]42017 rtStreamCreateWithFlags:ErrCode=207005, desc=[driver error:resource alloc fail], InnerCode=0x7020023\n"
+	"[ERROR] RUNTIME(42017,rtstest_host):2026-07-09-21:52:24.482.405 [error_message_manage.cc:69]42017 FuncErrorReason:rtStreamCreateWithFlags execution failed, reason=driver error:resource alloc fail\n"
+	"[ERROR] ASCENDCL(42017,rtstest_host):2026-07-09-21:52:24.482.430 [stream.cc:412]42017 aclrtCreateStreamWithConfig:create stream failed, runtime result = 207005\n";
+
+static void test_module_is_part_of_the_place(void **state)
+{
+	struct harness *h = *state;
+
+	assert_int_equal(read_all(h, PLOG_A, FILE_PLOG, SAME_PLACE_OTHER_MODULE), 1);
+	assert_int_equal(h->inc[0]->nlines, 5);
+}
+
+/* One line again and again from one place, only a number changing: each
+ * is the call made again. */
+static void test_retry_of_one_line(void **state)
+{
+	struct harness *h = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	for (int i = 0; i < 300; i++)
+		sb_addf(&sb, "[ERROR] RUNTIME(42017,rtstest_host):2026-07-09-21:52:%02d.%03d.000 [stream.cc:731]42017 Setup:Alloc Stream resource failed, attempt %d. Reason: Too many streams are created. ErrorCode=EE1023, ErrCode=207005\n",
+			24 + i / 200, i % 200 * 5, i);
+	assert_int_equal(read_all(h, PLOG_A, FILE_PLOG, sb.buf), 300);
+	for (size_t i = 0; i < h->n; i++)
+		assert_int_equal(h->inc[i]->nlines, 1);
+	sb_free(&sb);
+}
+
+/* Two processes whose clocks are years apart, each calling again and
+ * again on its main thread, their calls interleaved line by line in one
+ * classifier (as --follow reads them), and a line dated 2099 among them:
+ * every call is whole. */
+static void test_clocks_of_two_processes(void **state)
+{
+	static const char *const loc[] = {
+		"stream.cc:728", "stream.cc:731", "api_c_stream.cc:85",
+	};
+	static const char *const text[] = {
+		"Setup:Alloc sq cq failed, stream_id=2047, retCode=0x7020023.",
+		"Setup:Alloc Stream resource failed. Reason: Too many streams are created. ErrorCode=EE1023.",
+		"rtStreamCreateWithFlags:ErrCode=207005, desc=[driver error:resource alloc fail], InnerCode=0x7020023",
+	};
+	struct harness *h = *state;
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "[ERROR] GE(100,py):2099-01-01-00:00:00.000.000 [graph.cc:99]100 Init:profiling config not found, using the defaults\n");
+	for (int i = 0; i < 200; i++) {
+		for (int k = 0; k < 3; k++) {
+			for (int p = 0; p < 2; p++) {
+				long pid = p ? 200 : 100;
+				sb_addf(&sb, "[ERROR] RUNTIME(%ld,py):%s.%03d.%03d ",
+					pid, p ? "2023-01-01-00:00:01" : "2026-07-09-21:52:24",
+					i * 4, k * 10);
+				sb_addf(&sb, "[%s]%ld %s\n", loc[k], pid, text[k]);
+			}
+		}
+	}
+	assert_int_equal(read_all(h, PLOG_A, FILE_PLOG, sb.buf), 400);
+	for (size_t i = 0; i < h->n; i++) {
+		assert_int_equal(h->inc[i]->nlines, 3);
+		assert_int_equal(h->inc[i]->cause, CAUSE_STREAMS_CREATED);
+	}
+	sb_free(&sb);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -1085,6 +1155,9 @@ int main(void)
 		T(test_memcpy_mismatch),
 		T(test_retry_loop_gives_one_incident_per_call),
 		T(test_retry_with_changing_fields),
+		T(test_module_is_part_of_the_place),
+		T(test_retry_of_one_line),
+		T(test_clocks_of_two_processes),
 		T(test_interleaved_threads),
 		T(test_cap_closes_ended_chains_first),
 		T(test_other_threads_inside_a_chain),
