@@ -677,6 +677,17 @@ int fleet_done(const struct fleet *fl)
 	return 1;
 }
 
+int fleet_settled(const struct fleet *fl)
+{
+	for (size_t i = 0; fl && i < fl->n; i++) {
+		const struct fleet_host *fh = &fl->h[i];
+		if (!fh->history_sent && !fh->no_slot &&
+		    fh->mh->state != HOST_DOWN && fh->mh->state != HOST_DONE)
+			return 0;
+	}
+	return 1;
+}
+
 unsigned long long fleet_generation(const struct fleet *fl)
 {
 	return fl ? fl->gen : 0;

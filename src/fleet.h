@@ -66,6 +66,11 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 /* Milliseconds until fleet_handle needs calling without input (-1:
  * never). */
 int fleet_timeout(const struct fleet *fl, unsigned long long now_ms);
+/* Whether every host that can has sent its history (its first cursor
+ * line marked "settled" came, or it is down or not connected): the first prom file waits
+ * for it, so that a host's old incidents are in the file a counting
+ * starts with.  1 for no fleet. */
+int fleet_settled(const struct fleet *fl);
 /* --once: every host has its report, or failed. */
 int fleet_done(const struct fleet *fl);
 /* --once: runs every host to its end (or the timeout); returns the

@@ -44,6 +44,8 @@ struct fleet_host {
 	int seen_all;			/* a cursor left files out: keep
 					 * every identity */
 	int seen_full_said;
+	int history_sent;		/* a "settled" cursor came: its
+					 * history is here */
 	size_t overlap;			/* incidents sent again, dropped */
 	unsigned long long up_ms;	/* when its hello came; 0: not up */
 	/* Lines over REMOTE_LINE_MAX: said once per note interval. */

@@ -220,6 +220,11 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	const struct jval *c = json_get(v, "cursor");
 	struct strbuf sb = STRBUF_INIT;
 
+	/* "settled": nothing of the host's history is held back. */
+	const struct jval *settled = json_get(v, "settled");
+	if (settled && settled->type == J_BOOL && settled->boolean)
+		fh->history_sent = 1;
+
 	/* Only a host that said it resumes is given its cursor back; any
 	 * other keeps every identity. */
 	if (!fh->resume || !c || c->type != J_OBJECT)

@@ -175,9 +175,11 @@ static unsigned long long prom_next(const struct live *lv)
 		return ULLONG_MAX;
 	/* The first: once the chains the history left open are closed (a
 	 * chain that ends the last file read is closed by the flush timer),
-	 * or PROM_SETTLE_MS after the history if one is still open. */
+	 * and every host has sent its history, or PROM_SETTLE_MS after the
+	 * history if one is still open or a host is still sending. */
 	if (!lv->prom_written)
-		return follower_settled(lv->fw) ? 0 : lv->prom_first_by;
+		return follower_settled(lv->fw) && fleet_settled(lv->fleet)
+		       ? 0 : lv->prom_first_by;
 	if (gen != lv->prom_gen || lv->prom_failed) {
 		unsigned long long due = lv->prom_at + lv->o->interval_ms;
 		return due < beat ? due : beat;

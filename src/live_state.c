@@ -110,7 +110,14 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	sb_add(&line, cur.buf, cur.len);
 	/* Files left out are read again whole after a resume: the reader
 	 * then keeps every identity of the host to drop their overlap. */
-	sb_adds(&line, left_out ? ", \"partial\": true}\n" : "}\n");
+	if (left_out)
+		sb_adds(&line, ", \"partial\": true");
+	/* Nothing of the history is held back any more (no chain open, no
+	 * line half written): a fleet's first prom file waits for this, so
+	 * that it holds the host's history. */
+	if (!follower_reading_history(lv->fw) && follower_settled(lv->fw))
+		sb_adds(&line, ", \"settled\": true");
+	sb_adds(&line, "}\n");
 	if (fwrite(line.buf, 1, line.len, stdout) != line.len ||
 	    fflush(stdout) != 0)
 		lv->stop = 1;
