@@ -36,10 +36,8 @@ static void say(void *ctx, const char *text)
 int live_state_start(struct live *lv)
 {
 	int set_aside;
-	const char *every = getenv("PLOGTOP_STATE_INTERVAL_MS");
 
-	lv->state_every = every && *every ? strtoull(every, NULL, 10)
-					  : STATE_INTERVAL_MS;
+	lv->state_every = STATE_INTERVAL_MS;
 	lv->state_lock = -1;
 	if (!lv->o->state_file && !lv->o->resume_file)
 		return 0;

@@ -28,8 +28,7 @@
 #define STATE_VERSION 1
 #define STATE_MAX_BYTES (256u << 20)	/* a larger file is not read */
 /* --follow and the dashboard write it this often when something was
- * read (PLOGTOP_STATE_INTERVAL_MS overrides, for tests), once the
- * history is read, and when they end. */
+ * read or counted, once the history is read, and when they end. */
 #define STATE_INTERVAL_MS 10000
 
 enum state_loaded {
