@@ -204,6 +204,10 @@ void tail_held_from(const struct tail *t, unsigned long long *off,
 		*off = o;
 		*line = l ? l - 1 : 0;
 	}
+	if (t->held && t->hold_off < *off) {
+		*off = t->hold_off;
+		*line = t->hold_line;
+	}
 }
 
 int tail_start_at(struct tail *t, unsigned long long off, unsigned long line)
