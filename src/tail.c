@@ -71,6 +71,11 @@ static void restart(struct tail *t)
 	linesplit_reset(&t->ls);
 	t->offset = 0;
 	t->headlen = 0;
+	/* Its resume point's identity and lines were the old file's. */
+	free(t->fid);
+	t->fid = NULL;
+	t->ngiven = t->nskip = 0;
+	t->held = 0;
 }
 
 static int head_changed(struct tail *t, int fd)
