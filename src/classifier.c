@@ -593,3 +593,23 @@ void classifier_each_open(const struct classifier *c, open_line_fn fn,
 			fn(ctx, ch->file2, ch->off2, ch->line2);
 	}
 }
+
+void classifier_hold(struct classifier *c, int (*hold)(void *ctx,
+		     const char *file, unsigned long long off,
+		     unsigned long line), void *ctx)
+{
+	for (size_t i = c->nopen; i-- > 0;) {
+		struct chain *ch = c->open[i];
+		if (chain_done(ch) || !hold(ctx, ch->inc->file, ch->off,
+					    ch->inc->line))
+			continue;
+		if (ch->file2)
+			hold(ctx, ch->file2, ch->off2, ch->line2);
+		if (!ch->screen)
+			chain_unindex(c, ch);
+		dlist_remove(&c->lru, &ch->lru);
+		c->open[i] = c->open[--c->nopen];
+		c->open[i]->slot = i;
+		chain_free(ch);
+	}
+}

@@ -595,6 +595,7 @@ void follower_flush(struct follower *fw)
 		tail_flush(fw->tails[i]);
 	if (fw->stdin_tail)
 		tail_flush(fw->stdin_tail);
+	follow_hold_recent(fw);
 	classifier_flush(fw->cl);
 }
 

@@ -124,6 +124,7 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		struct order *o = &fw->hist[fw->hpos];
 		if (fw->hpos > 0 &&
 		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0) {
+			follow_hold_recent(fw);
 			classifier_flush(fw->cl);
 			if (fw->o.on_stream_end)
 				fw->o.on_stream_end(fw->o.ctx);

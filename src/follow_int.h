@@ -128,6 +128,12 @@ void follow_add_single(struct follower *fw, const char *path, size_t root,
  * found under another name (a rotation by rename) goes on where it was. */
 void follow_note_gone(struct follower *fw, const struct tail *t);
 void follow_free_gone(struct follower *fw);
+/* --once with resume points, before chains are closed at the end of a
+ * stream: a chain still waiting for its API boundary in a file written
+ * to in the last RESUME_HOLD_MS is left to the next run (it is being
+ * written), which reads it whole from its first line. */
+#define RESUME_HOLD_MS 10000
+void follow_hold_recent(struct follower *fw);
 /* A file found: starts it at its resume point, if it has one (1). */
 int follow_resume_tail(struct follower *fw, struct tail *t);
 /* An incident about to be given out: 1 when it was before a restart (it

@@ -13,6 +13,7 @@
 #include <sys/stat.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "follow_int.h"
@@ -272,8 +273,44 @@ int follow_given_before(struct follower *fw, const struct incident *inc)
 		}
 	}
 	/* Only a file whose point can be behind an incident needs them: one
-	 * with another chain open, which the point then waits for. */
-	if (classifier_open_chains(fw->cl) || t->ngiven)
+	 * with another chain open (or held), which the point waits for. */
+	if (classifier_open_chains(fw->cl) || t->ngiven || t->held)
 		note_given(fw, t, inc->line);
 	return 0;
+}
+
+struct hold_ctx {
+	struct follower *fw;
+	struct timespec now;
+};
+
+static int hold_recent(void *ctx, const char *file, unsigned long long off,
+		       unsigned long line)
+{
+	struct hold_ctx *hc = ctx;
+	struct tail *t = follow_find_tail(hc->fw, file);
+	struct stat sb;
+
+	if (!t || t->path != file || stat(t->path, &sb) < 0)
+		return 0;
+	long long age_ms = (long long)(hc->now.tv_sec - sb.st_mtim.tv_sec) *
+			   1000 + (hc->now.tv_nsec - sb.st_mtim.tv_nsec) /
+			   1000000;
+	if (age_ms > RESUME_HOLD_MS)
+		return 0;	/* not written to: complete as it stands */
+	if (!t->held || off < t->hold_off) {
+		t->held = 1;
+		t->hold_off = off;
+		t->hold_line = line ? line - 1 : 0;
+	}
+	return 1;
+}
+
+void follow_hold_recent(struct follower *fw)
+{
+	if (!fw->o.once || !fw->o.resume_for || fw->o.take)
+		return;
+	struct hold_ctx hc = { fw, { 0, 0 } };
+	clock_gettime(CLOCK_REALTIME, &hc.now);
+	classifier_hold(fw->cl, hold_recent, &hc);
 }

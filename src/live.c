@@ -406,7 +406,8 @@ static int reads_stdin(const struct options *o)
 static int run(const struct options *o, struct ruleset *rs,
 	       const struct catalog *cat, int dashboard)
 {
-	struct live lv = { .o = o, .cat = cat, .dashboard = dashboard };
+	struct live lv = { .o = o, .cat = cat, .dashboard = dashboard,
+			   .state_lock = -1 };
 	struct strbuf err = STRBUF_INIT;
 	int status = 0;
 

@@ -50,6 +50,7 @@ struct live {
 	sigset_t old_mask;
 	/* --state and the --hello stream's cursor lines (live_state.c). */
 	struct posset resume;	/* the positions started from */
+	int state_lock;		/* held on FILE.lock while it runs, or -1 */
 	unsigned long long state_gen, state_at, state_every;
 	int state_written, state_failed;
 	struct strbuf state_err;

@@ -10,6 +10,7 @@
 #include "config.h"
 
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -35,15 +36,14 @@ static void say(void *ctx, const char *text)
 int live_state_start(struct live *lv)
 {
 	int set_aside;
-	const char *every = getenv("PLOGTOP_STATE_INTERVAL_MS");
 
-	lv->state_every = every && *every ? strtoull(every, NULL, 10)
-					  : STATE_INTERVAL_MS;
+	lv->state_every = STATE_INTERVAL_MS;
+	lv->state_lock = -1;
 	if (!lv->o->state_file && !lv->o->resume_file)
 		return 0;
 	/* A state set aside is said; a service goes on counting afresh. */
 	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
-			  &lv->resume, &set_aside, say, lv);
+			  &lv->resume, &set_aside, &lv->state_lock, say, lv);
 }
 
 static unsigned long long generation(const struct live *lv)
@@ -149,4 +149,7 @@ void live_state_free(struct live *lv)
 {
 	posset_free(&lv->resume);
 	sb_free(&lv->state_err);
+	if (lv->state_lock >= 0)
+		close(lv->state_lock);
+	lv->state_lock = -1;
 }

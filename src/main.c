@@ -270,8 +270,9 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	int set_aside = 0;
 	struct read_resume rr = { posset_resume_for, &ps, NULL, 0 };
 	int resuming = o->state_file || o->resume_file;
+	int lock_fd;
 	if (state_open(o->state_file, o->resume_file, &m, &ps, &set_aside,
-		       say_fail, NULL) < 0) {
+		       &lock_fd, say_fail, NULL) < 0) {
 		model_free(&m);
 		return EXIT_TROUBLE;
 	}
@@ -309,6 +310,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 			json_stream_free(&js);
 		posset_free(&ps);
 		free(rr.pos);
+		if (lock_fd >= 0)
+			close(lock_fd);
 		return EXIT_TROUBLE;
 	}
 	model_sort(&m);
@@ -341,6 +344,8 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		status = EXIT_TROUBLE;
 	posset_free(&ps);
 	free(rr.pos);
+	if (lock_fd >= 0)
+		close(lock_fd);
 	if (json)
 		json_stream_free(&js);
 	model_free(&m);

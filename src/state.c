@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -167,12 +168,47 @@ static void set_aside(const char *path, const char *why, struct strbuf *msg)
 	sb_free(&bad);
 }
 
+int state_parse(const char *text, size_t len, struct model *m,
+		struct posset *ps, struct strbuf *why)
+{
+	struct jval doc;
+	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
+	struct strbuf err = STRBUF_INIT;
+	int rc = -1;
+
+	memset(ps, 0, sizeof *ps);
+	if (json_parse(text, len, &lim, &doc, &err) < 0) {
+		sb_addf(why, _("not a state file that can be read (%s)"),
+			err.buf);
+		sb_free(&err);
+		return -1;
+	}
+	if (check_head(&doc, why) == 0 &&
+	    posset_parse(ps, json_get(&doc, "positions"), why) == 0) {
+		/* Counters are checked whole first: a bad one must not leave
+		 * half of them counted. */
+		struct model trial;
+		model_init(&trial);
+		int ok = read_counters(json_get(&doc, "counters"), &trial,
+				       why) == 0;
+		model_free(&trial);
+		if (ok) {
+			read_counters(json_get(&doc, "counters"), m, why);
+			m->counted_since =
+				json_get(&doc, "counted_since")->number;
+			rc = 0;
+		} else {
+			posset_free(ps);
+		}
+	}
+	jval_free(&doc);
+	return rc;
+}
+
 enum state_loaded state_load(const char *path, struct model *m,
 			     struct posset *ps, struct strbuf *msg)
 {
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
-	struct jval doc;
-	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
 	enum state_loaded rc = STATE_SET_ASIDE;
 
 	memset(ps, 0, sizeof *ps);
@@ -183,36 +219,11 @@ enum state_loaded state_load(const char *path, struct model *m,
 			sb_addf(msg, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (r == 0 && json_parse(text.buf ? text.buf : "", text.len, &lim,
-				 &doc, &why) < 0) {
-		struct strbuf w = STRBUF_INIT;
-		sb_addf(&w, _("not a state file that can be read (%s)"), why.buf);
-		sb_free(&why);
-		why = w;
-	} else if (r == 0) {
-		struct model trial;
-		if (check_head(&doc, &why) == 0 &&
-		    posset_parse(ps, json_get(&doc, "positions"), &why) == 0) {
-			/* Counters are checked whole first: a bad one must
-			 * not leave half of them counted. */
-			model_init(&trial);
-			int ok = read_counters(json_get(&doc, "counters"),
-					       &trial, &why) == 0;
-			model_free(&trial);
-			if (ok) {
-				read_counters(json_get(&doc, "counters"), m,
-					      &why);
-				m->counted_since =
-					json_get(&doc, "counted_since")->number;
-				rc = STATE_LOADED;
-			} else {
-				posset_free(ps);
-			}
-		}
-		jval_free(&doc);
-	}
+	if (r == 0 && state_parse(text.buf ? text.buf : "", text.len, m, ps,
+				  &why) == 0)
+		rc = STATE_LOADED;
 	if (rc == STATE_SET_ASIDE)
-		set_aside(path, why.buf ? why.buf : "unreadable", msg);
+		set_aside(path, why.len ? why.buf : "unreadable", msg);
 out:
 	sb_free(&text);
 	sb_free(&why);
@@ -334,15 +345,44 @@ int state_load_cursor(const char *path, struct posset *ps,
 	return rc;
 }
 
+/* Two plogtops counting into one state would each count what the other
+ * did not write yet: the second is refused. */
+static int lock_state(const char *path, int *lock_fd, struct strbuf *msg)
+{
+	struct strbuf lp = STRBUF_INIT;
+
+	sb_addf(&lp, "%s.lock", path);
+	int fd = open(lp.buf, O_RDWR | O_CREAT | O_CLOEXEC | O_NOCTTY, 0600);
+	if (fd < 0) {
+		sb_addf(msg, "%s: %s", lp.buf, strerror(errno));
+	} else if (flock(fd, LOCK_EX | LOCK_NB) < 0) {
+		sb_addf(msg, errno == EWOULDBLOCK
+			? _("%s: another plogtop uses this state") : "%s: %s",
+			path, strerror(errno));
+		close(fd);
+		fd = -1;
+	}
+	sb_free(&lp);
+	*lock_fd = fd;
+	return fd < 0 ? -1 : 0;
+}
+
 int state_open(const char *state_file, const char *resume_file,
 	       struct model *m, struct posset *ps, int *set_aside,
-	       void (*say)(void *ctx, const char *text), void *ctx)
+	       int *lock_fd, void (*say)(void *ctx, const char *text),
+	       void *ctx)
 {
 	struct strbuf msg = STRBUF_INIT;
 	int rc = 0;
 
 	memset(ps, 0, sizeof *ps);
 	*set_aside = 0;
+	*lock_fd = -1;
+	if (state_file && lock_state(state_file, lock_fd, &msg) < 0) {
+		say(ctx, msg.buf);
+		sb_free(&msg);
+		return -1;
+	}
 	if (state_file) {
 		enum state_loaded r = state_load(state_file, m, ps, &msg);
 		if (r == STATE_ERROR)

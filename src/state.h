@@ -28,8 +28,7 @@
 #define STATE_VERSION 1
 #define STATE_MAX_BYTES (256u << 20)	/* a larger file is not read */
 /* --follow and the dashboard write it this often when something was
- * read (PLOGTOP_STATE_INTERVAL_MS overrides, for tests), once the
- * history is read, and when they end. */
+ * read or counted, once the history is read, and when they end. */
 #define STATE_INTERVAL_MS 10000
 
 enum state_loaded {
@@ -43,6 +42,11 @@ enum state_loaded {
  * m->counted_since), its positions into ps. */
 enum state_loaded state_load(const char *path, struct model *m,
 			     struct posset *ps, struct strbuf *msg);
+
+/* Parses a state's text: counters into m, positions into ps.  Returns
+ * 0, or -1 with why (m and ps then untouched and empty). */
+int state_parse(const char *text, size_t len, struct model *m,
+		struct posset *ps, struct strbuf *why);
 
 /* Writes the state: m's counters and the positions (cur, then what of
  * old no file was matched to).  Returns 0, or -1 with "PATH: why". */
@@ -59,10 +63,13 @@ int state_load_cursor(const char *path, struct posset *ps,
  * m, the positions to start from into ps (the cursor's when one is given
  * and good, else the state's).  Each message goes to say.  Returns -1
  * when the state cannot be read at all; *set_aside is set when it was
- * unusable and set aside. */
+ * unusable and set aside.  One plogtop at a time uses a state: it holds
+ * a lock on FILE.lock (*lock_fd, -1 without a state; the caller closes
+ * it at the end), and another is refused. */
 int state_open(const char *state_file, const char *resume_file,
 	       struct model *m, struct posset *ps, int *set_aside,
-	       void (*say)(void *ctx, const char *text), void *ctx);
+	       int *lock_fd, void (*say)(void *ctx, const char *text),
+	       void *ctx);
 
 double state_now(void);
 

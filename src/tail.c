@@ -72,6 +72,11 @@ static void restart(struct tail *t)
 	linesplit_reset(&t->ls);
 	t->offset = 0;
 	t->headlen = 0;
+	/* Its resume point's identity and lines were the old file's. */
+	free(t->fid);
+	t->fid = NULL;
+	t->ngiven = t->nskip = 0;
+	t->held = 0;
 }
 
 static int head_changed(struct tail *t, int fd)
@@ -208,6 +213,10 @@ void tail_held_from(const struct tail *t, unsigned long long *off,
 	if (feeder_pending_start(t->feeder, &o, &l) && o < *off) {
 		*off = o;
 		*line = l ? l - 1 : 0;
+	}
+	if (t->held && t->hold_off < *off) {
+		*off = t->hold_off;
+		*line = t->hold_line;
 	}
 }
 

@@ -54,6 +54,10 @@ struct tail {
 	 * resume point; and, resumed, those not to give out again. */
 	unsigned long *given, *skip;
 	size_t ngiven, capgiven, nskip;
+	/* --once: a chain held for the next run starts here (held set). */
+	int held;
+	unsigned long long hold_off;
+	unsigned long hold_line;
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
