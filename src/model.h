@@ -227,6 +227,7 @@ struct model {
 	 * counted_since above). */
 	struct {
 		unsigned long long bytes, lines, match_limit_hits;
+		unsigned long long unfinished_lines;
 	} base;
 };
 

@@ -120,8 +120,9 @@ void prom_render(struct strbuf *out, const struct model *m,
 	metric_head(out, "plogtop_unfinished_lines_total", "counter",
 		    "Lines whose writer stopped mid-line for longer than "
 		    "plogtop waits (30 s), taken as they stood.");
-	sb_addf(out, "plogtop_unfinished_lines_total %zu\n",
-		m->stats.unfinished_lines);
+	sb_addf(out, "plogtop_unfinished_lines_total %llu\n",
+		m->base.unfinished_lines +
+		(unsigned long long)m->stats.unfinished_lines);
 	metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
 		    "When plogtop last wrote this file (Unix time).");
 	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);

@@ -86,12 +86,13 @@ static int read_counters(const struct jval *c, struct model *m,
 			 struct strbuf *why)
 {
 	const struct jval *inc = json_get(c, "incidents");
-	unsigned long long bytes = 0, lines = 0, hits = 0;
+	unsigned long long bytes = 0, lines = 0, hits = 0, unfinished = 0;
 
 	if (!c || c->type != J_OBJECT || (inc && inc->type != J_ARRAY) ||
 	    get_count(c, "read_bytes", &bytes) < 0 ||
 	    get_count(c, "read_lines", &lines) < 0 ||
-	    get_count(c, "match_limit_hits", &hits) < 0) {
+	    get_count(c, "match_limit_hits", &hits) < 0 ||
+	    get_count(c, "unfinished_lines", &unfinished) < 0) {
 		sb_adds(why, _("counters: not counters"));
 		return -1;
 	}
@@ -122,6 +123,7 @@ static int read_counters(const struct jval *c, struct model *m,
 	m->base.bytes += bytes;
 	m->base.lines += lines;
 	m->base.match_limit_hits += hits;
+	m->base.unfinished_lines += unfinished;
 	return 0;
 }
 
@@ -249,11 +251,13 @@ static void counters_json(struct strbuf *out, const struct model *m)
 		}
 	}
 	sb_addf(out, "], \"read_bytes\": %llu, \"read_lines\": %llu, "
-		"\"match_limit_hits\": %llu}",
+		"\"match_limit_hits\": %llu, \"unfinished_lines\": %llu}",
 		m->base.bytes + m->stats.bytes,
 		m->base.lines + (unsigned long long)m->stats.lines,
 		m->base.match_limit_hits +
-		(unsigned long long)m->stats.match_limit_hits);
+		(unsigned long long)m->stats.match_limit_hits,
+		m->base.unfinished_lines +
+		(unsigned long long)m->stats.unfinished_lines);
 }
 
 static int write_all(int fd, const char *p, size_t n)
