@@ -499,6 +499,21 @@ void classifier_flush(struct classifier *c)
 	c->ntomb = 0;
 }
 
+void classifier_flush_but(struct classifier *c,
+			  int (*keep)(void *ctx, const char *file), void *ctx)
+{
+	/* Closing slot i moves the last chain, already looked at, there. */
+	for (size_t i = c->nopen; i-- > 0;) {
+		const struct chain *ch = c->open[i];
+		if (!keep(ctx, ch->file2 ? ch->file2 : ch->inc->file))
+			chain_close_at(c, i);
+	}
+	size_t kept = c->nopen;
+	c->nopen = 0;		/* only the stream's clocks start afresh */
+	classifier_flush(c);
+	c->nopen = kept;
+}
+
 static int chain_done(const struct chain *ch)
 {
 	return ch->screen ? ch->body : ch->boundary;

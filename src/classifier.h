@@ -65,6 +65,12 @@ void classifier_set_tick(struct classifier *c, unsigned long long now_ms);
 void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 			  unsigned quiet_open);
 void classifier_expire(struct classifier *c, unsigned long long now_ms);
+/* As classifier_flush at the end of a stream, but the chains whose last
+ * line's file keep(ctx, file) says is still being written stay open (a
+ * live reader's quiet timers close them): a restart while a job writes
+ * must not split the calls it was in the middle of. */
+void classifier_flush_but(struct classifier *c,
+			  int (*keep)(void *ctx, const char *file), void *ctx);
 /* held(ctx, file, now_ms) says whether the file a chain's last line came
  * from still holds more of it back (a line being written, a record being
  * assembled): such a chain goes on, however long its writer pauses, and

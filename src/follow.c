@@ -599,6 +599,19 @@ void follower_flush(struct follower *fw)
 	classifier_flush(fw->cl);
 }
 
+static int still_there(void *ctx, const char *file)
+{
+	struct stat sb;
+
+	(void)ctx;
+	return stat(file, &sb) == 0;
+}
+
+void follower_flush_gone(struct follower *fw)
+{
+	classifier_flush_but(fw->cl, still_there, NULL);
+}
+
 size_t follower_files(const struct follower *fw)
 {
 	return fw->m->stats.files;

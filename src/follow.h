@@ -127,6 +127,11 @@ int follower_finished(const struct follower *fw);
 
 /* Closes every open chain: plogtop is ending. */
 void follower_flush(struct follower *fw);
+/* Ending with a state: the open chains are left to the next run, which
+ * reads them again from their first line; but a chain whose file is
+ * gone (deleted by a log cleaner) cannot be read again, and is given out
+ * as it stands. */
+void follower_flush_gone(struct follower *fw);
 
 /* Files read so far. */
 size_t follower_files(const struct follower *fw);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "follow_int.h"
@@ -114,6 +115,40 @@ static void read_stdin_whole(struct follower *fw)
 	t->stdin_eof = 1;
 }
 
+/* A file its writer is still at: a line or record of it held back, or
+ * written to in the last RESUME_HOLD_MS. */
+static int still_written(void *ctx, const char *file)
+{
+	struct follower *fw = ctx;
+	struct tail *t = follow_find_tail(fw, file);
+	struct timespec now;
+	struct stat sb;
+
+	if (!t || t->path != file)
+		return 0;
+	if (feeder_has_pending(t->feeder) || linesplit_pending(&t->ls))
+		return 1;
+	if (stat(t->path, &sb) < 0 || clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return 0;
+	long long age_ms = (long long)(now.tv_sec - sb.st_mtim.tv_sec) * 1000 +
+			   (now.tv_nsec - sb.st_mtim.tv_nsec) / 1000000;
+	return age_ms <= RESUME_HOLD_MS;
+}
+
+/* The end of a stream of the history: its chains are complete (the same
+ * count whatever was read before); but a live reader keeps those of a
+ * file still being written open, to be closed as any live chain is. */
+static void stream_end(struct follower *fw)
+{
+	follow_hold_recent(fw);
+	if (fw->o.once)
+		classifier_flush(fw->cl);
+	else
+		classifier_flush_but(fw->cl, still_written, fw);
+	if (fw->o.on_stream_end)
+		fw->o.on_stream_end(fw->o.ctx);
+}
+
 int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
@@ -123,12 +158,8 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 	while (fw->hpos < fw->nhist) {
 		struct order *o = &fw->hist[fw->hpos];
 		if (fw->hpos > 0 &&
-		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0) {
-			follow_hold_recent(fw);
-			classifier_flush(fw->cl);
-			if (fw->o.on_stream_end)
-				fw->o.on_stream_end(fw->o.ctx);
-		}
+		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0)
+			stream_end(fw);
 		if (o->t) {
 			struct tail *t = o->t;
 			t->in_history = 0;

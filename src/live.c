@@ -497,6 +497,8 @@ static int run(const struct options *o, struct ruleset *rs,
 	 * whole: a chain cut by a restart is counted once. */
 	if (!o->state_file || reads_stdin(o))
 		follower_flush(lv.fw);
+	else
+		follower_flush_gone(lv.fw);
 	live_state_write(&lv, monotonic_ms(), 1);
 	live_cursor_write(&lv, monotonic_ms(), 1);
 	write_prom(&lv, monotonic_ms(), 1);

@@ -21,11 +21,12 @@ On top of that, chosen with --seed from SRC.truth.json:
   --stop-pid PID  PID (plogtop) stopped (SIGSTOP) for --stop-ms while
                   the writers go on (a burst while plogtop is stopped),
                   when half the bytes are written;
-  --midpoint-hook CMD  run CMD (sh -c) when half the bytes are written,
-                  the writers waiting for it.  HOOK(--state): a restart of
-                  plogtop in the middle of the replay goes here once
-                  --state exists (stop plogtop, start it again with the
-                  same --state); nothing is passed today.
+  --midpoint-hook CMD  run CMD (sh -c) when half the bytes are written
+                  (after --stop-pid's stop, the writers going on), no file
+                  deleted while it runs: tests/differential.test restarts
+                  plogtop there with the same --state (its hook removes
+                  the prom file, so that deleting waits for the new
+                  plogtop's word).
 Prints what it did on stderr (one line) and exits 0, or 1 with why.
 Only the standard library is used.
 """
@@ -51,6 +52,10 @@ class Shared:
         self.midpoint = threading.Event()
         self.mid_done = threading.Event()
         self.error = None
+        # Held by the midpoint hook: no file is deleted while plogtop is
+        # restarted (a cleaner that deletes a file between a SIGTERM and
+        # the next start loses what the next run was to read again).
+        self.delete_lock = threading.Lock()
         self.done = {'pauses': 0, 'trickles': 0, 'deleted': 0, 'stops': 0}
 
     def add(self, n):
@@ -142,8 +147,15 @@ def writer(sh, rels, effects, rng):
             done_ends.append(sh.written)
         if a.delete and '/plog/' in '/' + rel and k >= 2:
             old = rels[k - 2]
-            wait_read(sh, done_ends[k - 2], a.deadline)
-            os.unlink(os.path.join(a.dest, old))
+            end = time.time() + a.deadline
+            while True:
+                wait_read(sh, done_ends[k - 2], max(end - time.time(), 0))
+                with sh.delete_lock:
+                    # Read again under the lock: a restart may have come
+                    # between (its hook removes the prom file).
+                    if read_bytes(a.prom) >= done_ends[k - 2]:
+                        os.unlink(os.path.join(a.dest, old))
+                        break
             sh.done['deleted'] += 1
 
 
@@ -221,8 +233,10 @@ def main():
             os.kill(a.stop_pid, signal.SIGCONT)
             sh.done['stops'] += 1
         if a.midpoint_hook:
-            # HOOK(--state): restart plogtop here.
-            subprocess.run(a.midpoint_hook, shell=True, check=True)
+            # A restart of plogtop (tests/differential.test), no file
+            # deleted meanwhile.
+            with sh.delete_lock:
+                subprocess.run(a.midpoint_hook, shell=True, check=True)
     sh.mid_done.set()
     for t in threads:
         t.join(a.deadline)
