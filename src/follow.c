@@ -381,6 +381,12 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 	long long n = tail_read(t, fw->buf, READ_BUF,
 				fw->o.once ? ~0ULL : READ_BUDGET, &fw->m->stats,
 				now);
+	/* A last line without its newline in a file nobody has written to
+	 * for longer than a writer may pause mid-line (a file that simply
+	 * ends so) is complete: it holds no chain back. */
+	if (n >= 0 && !fw->o.once && !t->more && linesplit_pending(&t->ls) &&
+	    t->idle_ms >= fw->partial_ms)
+		tail_flush(t);
 	if (n >= 0) {
 		note_pending(fw, t);
 		follow_count_read(fw, t);

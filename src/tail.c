@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "fileid.h"
@@ -125,6 +126,17 @@ int tail_feed(struct tail *t, const char *buf, size_t n,
 	return 0;
 }
 
+static unsigned long long idle_ms(const struct stat *sb)
+{
+	struct timespec now;
+
+	if (clock_gettime(CLOCK_REALTIME, &now) < 0)
+		return 0;
+	long long ms = (long long)(now.tv_sec - sb->st_mtim.tv_sec) * 1000 +
+		       (now.tv_nsec - sb->st_mtim.tv_nsec) / 1000000;
+	return ms > 0 ? (unsigned long long)ms : 0;
+}
+
 long long tail_read(struct tail *t, char *buf, size_t size,
 		    unsigned long long budget, struct scan_stats *st,
 		    unsigned long long now_ms)
@@ -148,6 +160,7 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 	t->dev = sb.st_dev;
 	t->ino = sb.st_ino;
 	t->more = 0;
+	t->idle_ms = idle_ms(&sb);
 	if (sb.st_size - t->offset > (off_t)size)
 		posix_fadvise(fd, t->offset, 0, POSIX_FADV_SEQUENTIAL);
 	for (;;) {

@@ -56,6 +56,10 @@ struct tail {
 	size_t ngiven, capgiven, nskip;
 	/* --once: a chain held for the next run starts here (held set). */
 	int held;
+	/* How long the file had not been written to (its mtime) when it
+	 * was last read, in ms: a line without its newline in a file idle
+	 * that long is finished, not being written. */
+	unsigned long long idle_ms;
 	unsigned long long hold_off;
 	unsigned long hold_line;
 };
