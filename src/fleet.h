@@ -16,6 +16,7 @@
 
 #include "incident.h"
 #include "model.h"
+#include "strbuf.h"
 
 #define FLEET_BACKOFF_MIN_MS 1000
 #define FLEET_BACKOFF_MAX_MS 60000
@@ -71,6 +72,12 @@ int fleet_timeout(const struct fleet *fl, unsigned long long now_ms);
  * for it, so that a host's old incidents are in the file a counting
  * starts with.  1 for no fleet. */
 int fleet_settled(const struct fleet *fl);
+/* The fleet's part of the state file (its "hosts" section, fleet_state.c):
+ * each host's last cursor and the identities a restart of this plogtop
+ * would otherwise count again; given back after fleet_new, before
+ * fleet_start.  A section that does not parse is ignored. */
+void fleet_save_state(const struct fleet *fl, struct strbuf *out);
+void fleet_restore_state(struct fleet *fl, const char *text, size_t len);
 /* --once: every host has its report, or failed. */
 int fleet_done(const struct fleet *fl);
 /* --once: runs every host to its end (or the timeout); returns the

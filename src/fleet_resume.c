@@ -142,70 +142,6 @@ void fleet_seen_clear(struct fleet_seen *s)
 
 /* ---- the cursor, kept as JSON text to give back ---- */
 
-/* The exact text of a parsed value (strings are valid UTF-8 without
- * NUL, as the parser made sure): it goes back to the host that sent it,
- * never to a person, so it is escaped for JSON only. */
-static void write_value(struct strbuf *sb, const struct jval *v);
-
-static void write_string(struct strbuf *sb, const char *s, size_t n)
-{
-	sb_addc(sb, '"');
-	for (size_t i = 0; i < n; i++) {
-		unsigned char c = (unsigned char)s[i];
-		if (c == '"' || c == '\\') {
-			sb_addc(sb, '\\');
-			sb_addc(sb, (char)c);
-		} else if (c < 0x20) {
-			sb_addf(sb, "\\u%04x", c);
-		} else {
-			sb_addc(sb, (char)c);
-		}
-	}
-	sb_addc(sb, '"');
-}
-
-static void write_value(struct strbuf *sb, const struct jval *v)
-{
-	switch (v->type) {
-	case J_NULL:
-		sb_adds(sb, "null");
-		break;
-	case J_BOOL:
-		sb_adds(sb, v->boolean ? "true" : "false");
-		break;
-	case J_NUMBER:
-		if (v->is_int)
-			sb_addf(sb, "%lld", v->integer);
-		else
-			sb_addf(sb, "%.17g", v->number);
-		break;
-	case J_STRING:
-		write_string(sb, v->str, v->len);
-		break;
-	case J_ARRAY:
-		sb_addc(sb, '[');
-		for (size_t i = 0; i < v->n; i++) {
-			if (i)
-				sb_addc(sb, ',');
-			write_value(sb, &v->items[i]);
-		}
-		sb_addc(sb, ']');
-		break;
-	case J_OBJECT:
-		sb_addc(sb, '{');
-		for (size_t i = 0; i < v->n; i++) {
-			if (i)
-				sb_addc(sb, ',');
-			write_string(sb, v->members[i].key,
-				     strlen(v->members[i].key));
-			sb_addc(sb, ':');
-			write_value(sb, &v->members[i].value);
-		}
-		sb_addc(sb, '}');
-		break;
-	}
-}
-
 int fleet_is_cursor(const struct jval *v)
 {
 	const char *type = json_get_str(v, "type");
@@ -229,7 +165,7 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	 * other keeps every identity. */
 	if (!fh->resume || !c || c->type != J_OBJECT)
 		return;
-	write_value(&sb, c);
+	json_write_parsed(&sb, c);
 	if (sb.len + 1 > REMOTE_LINE_MAX) {
 		/* Not kept: the previous cursor and the identities since it
 		 * still hold. */

@@ -406,3 +406,64 @@ const char *json_get_str(const struct jval *v, const char *key)
 
 	return s && s->type == J_STRING ? s->str : NULL;
 }
+
+/* ---- writing a parsed value back ---- */
+
+static void write_string(struct strbuf *sb, const char *s, size_t n)
+{
+	sb_addc(sb, '"');
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+		if (c == '"' || c == '\\') {
+			sb_addc(sb, '\\');
+			sb_addc(sb, (char)c);
+		} else if (c < 0x20) {
+			sb_addf(sb, "\\u%04x", c);
+		} else {
+			sb_addc(sb, (char)c);
+		}
+	}
+	sb_addc(sb, '"');
+}
+
+void json_write_parsed(struct strbuf *sb, const struct jval *v)
+{
+	switch (v->type) {
+	case J_NULL:
+		sb_adds(sb, "null");
+		break;
+	case J_BOOL:
+		sb_adds(sb, v->boolean ? "true" : "false");
+		break;
+	case J_NUMBER:
+		if (v->is_int)
+			sb_addf(sb, "%lld", v->integer);
+		else
+			sb_addf(sb, "%.17g", v->number);
+		break;
+	case J_STRING:
+		write_string(sb, v->str, v->len);
+		break;
+	case J_ARRAY:
+		sb_addc(sb, '[');
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				sb_addc(sb, ',');
+			json_write_parsed(sb, &v->items[i]);
+		}
+		sb_addc(sb, ']');
+		break;
+	case J_OBJECT:
+		sb_addc(sb, '{');
+		for (size_t i = 0; i < v->n; i++) {
+			if (i)
+				sb_addc(sb, ',');
+			write_string(sb, v->members[i].key,
+				     strlen(v->members[i].key));
+			sb_addc(sb, ':');
+			json_write_parsed(sb, &v->members[i].value);
+		}
+		sb_addc(sb, '}');
+		break;
+	}
+}

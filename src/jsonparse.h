@@ -55,4 +55,10 @@ const struct jval *json_get(const struct jval *v, const char *key);
 /* The string of a member, or NULL when absent or not a string. */
 const char *json_get_str(const struct jval *v, const char *key);
 
+/* The exact text of a parsed value, compact (strings are valid UTF-8
+ * without NUL, as the parser made sure): for text that goes back to a
+ * program (a host's cursor, a state's section), never to a person, so it
+ * is escaped for JSON only. */
+void json_write_parsed(struct strbuf *sb, const struct jval *v);
+
 #endif

@@ -19,6 +19,7 @@
 #include "datadir.h"
 #include "demo.h"
 #include "fleet.h"
+#include "state.h"
 #include "follow.h"
 #include "live.h"
 #include "live_int.h"
@@ -463,6 +464,12 @@ static int run(const struct options *o, struct ruleset *rs,
 		goto out;
 	}
 	lv.fleet = start_fleet(&lv);
+	if (lv.fleet && o->state_file) {
+		struct strbuf hosts = STRBUF_INIT;
+		if (state_section(o->state_file, "hosts", &hosts) == 0)
+			fleet_restore_state(lv.fleet, hosts.buf, hosts.len);
+		sb_free(&hosts);
+	}
 	roots_text(&lv);
 	if (dashboard && live_start_dashboard(&lv, &err) < 0) {
 		fprintf(stderr, "plogtop: %s\n", err.buf);

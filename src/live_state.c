@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "fleet.h"
 #include "i18n.h"
 #include "live_int.h"
 #include "sanitize.h"
@@ -64,8 +65,14 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 	size_t n = follower_positions(lv->fw, &pos);
 	struct strbuf err = STRBUF_INIT;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
+	struct strbuf hosts = STRBUF_INIT;
+	if (lv->fleet) {
+		sb_adds(&hosts, "\"hosts\": ");
+		fleet_save_state(lv->fleet, &hosts);
+	}
 	int rc = state_save(lv->o->state_file, &lv->m, pos, n, &lv->resume,
-			    &err);
+			    hosts.buf, &err);
+	sb_free(&hosts);
 	free(pos);
 	/* Told once per change, like the prom file's outcome. */
 	if (rc < 0 && !lv->state_failed) {

@@ -336,7 +336,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		status = EXIT_TROUBLE;
 	}
 	if (o->state_file && state_save(o->state_file, &m, rr.pos, rr.npos,
-					&ps, &err) < 0) {
+					&ps, NULL, &err) < 0) {
 		fail(err.buf);
 		status = EXIT_TROUBLE;
 	}

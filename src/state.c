@@ -232,6 +232,29 @@ out:
 	return rc;
 }
 
+int state_section(const char *path, const char *key, struct strbuf *out)
+{
+	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT, err = STRBUF_INIT;
+	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
+	struct jval doc;
+	int rc = -1;
+
+	if (slurp(path, &text, STATE_MAX_BYTES, &why) == 0 &&
+	    json_parse(text.buf ? text.buf : "", text.len, &lim, &doc,
+		       &err) == 0) {
+		const struct jval *v = json_get(&doc, key);
+		if (check_head(&doc, &why) == 0 && v && v->type == J_OBJECT) {
+			json_write_parsed(out, v);
+			rc = 0;
+		}
+		jval_free(&doc);
+	}
+	sb_free(&text);
+	sb_free(&why);
+	sb_free(&err);
+	return rc;
+}
+
 static void counters_json(struct strbuf *out, const struct model *m)
 {
 	size_t n = 0;
@@ -276,7 +299,8 @@ static int write_all(int fd, const char *p, size_t n)
 
 int state_save(const char *path, const struct model *m,
 	       const struct position *cur, size_t ncur,
-	       const struct posset *old, struct strbuf *err)
+	       const struct posset *old, const char *more,
+	       struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
 	const char *slash = strrchr(path, '/');
@@ -290,6 +314,10 @@ int state_save(const char *path, const struct model *m,
 	counters_json(&text, m);
 	sb_adds(&text, ",\n\"positions\": ");
 	positions_json(&text, cur, ncur, old, now, 0);
+	if (more && *more) {
+		sb_adds(&text, ",\n");
+		sb_adds(&text, more);
+	}
 	sb_adds(&text, "}\n");
 	if (slash)
 		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,

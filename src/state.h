@@ -6,7 +6,8 @@
  *    "counters": {"incidents": [{"process": "...", "code": "EE1023",
  *        "resource": "...", "cause": "...", "n": N}, ...],
  *      "read_bytes": N, "read_lines": N, "match_limit_hits": N},
- *    "positions": {see state_positions.h}}
+ *    "positions": {see state_positions.h},
+ *    "hosts": {see fleet.h: fleet_save_state}}
  *
  * It grows by sections: a reader ignores the members it does not know
  * (later features keep theirs there: fleet cursors, a ledger...), and
@@ -49,10 +50,18 @@ int state_parse(const char *text, size_t len, struct model *m,
 		struct posset *ps, struct strbuf *why);
 
 /* Writes the state: m's counters and the positions (cur, then what of
- * old no file was matched to).  Returns 0, or -1 with "PATH: why". */
+ * old no file was matched to), then more (further members, '"key":
+ * value', or NULL: the sections of other parts, such as "hosts").
+ * Returns 0, or -1 with "PATH: why". */
 int state_save(const char *path, const struct model *m,
 	       const struct position *cur, size_t ncur,
-	       const struct posset *old, struct strbuf *err);
+	       const struct posset *old, const char *more,
+	       struct strbuf *err);
+
+/* The section key (an object) of the state at path, as compact JSON
+ * appended to out: 0, or -1 when there is none (no state, or one that
+ * cannot be read: state_open says so). */
+int state_section(const char *path, const char *key, struct strbuf *out);
 
 /* A cursor object (--resume=FILE, "-": standard input) into ps.
  * Returns 0, or -1 with why in msg (then ps is empty). */
