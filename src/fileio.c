@@ -2,6 +2,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -91,4 +93,57 @@ int read_data_file(const char *path, const char *what, size_t max,
 		return -1;
 	}
 	return 0;
+}
+
+static int write_all(int fd, const char *p, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, p, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w < 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int write_file_atomic(const char *path, const char *buf, size_t len,
+		      mode_t mode, int sync, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	const char *slash = strrchr(path, '/');
+	int rc = -1;
+
+	/* A dot name: node_exporter's collector reads only *.prom files. */
+	if (slash)
+		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
+			slash + 1);
+	else
+		sb_addf(&tmp, ".%s.XXXXXX", path);
+	int fd = mkostemp(tmp.buf, O_CLOEXEC);
+	if (fd < 0)
+		goto fail;
+	if (fchmod(fd, mode) < 0 || write_all(fd, buf, len) < 0 ||
+	    (sync && fsync(fd) < 0)) {
+		int e = errno;
+		close(fd);
+		unlink(tmp.buf);
+		errno = e;
+		goto fail;
+	}
+	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
+		int e = errno;
+		unlink(tmp.buf);
+		errno = e;
+		goto fail;
+	}
+	rc = 0;
+	goto out;
+fail:
+	sb_addf(err, "%s: %s", path, strerror(errno));
+out:
+	sb_free(&tmp);
+	return rc;
 }

@@ -3,6 +3,7 @@
 #define PLOGTOP_FILEIO_H
 
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "strbuf.h"
 
@@ -19,5 +20,13 @@ int read_small_file(const char *path, struct strbuf *out, size_t max);
  * file"). */
 int read_data_file(const char *path, const char *what, size_t max,
 		   struct strbuf *out, struct strbuf *err);
+
+/* Writes len bytes to path atomically: a dot-named temporary file created
+ * exclusively (no symlink followed) in the same directory, given mode,
+ * synced first when sync is set (after a crash the file is the old one or
+ * the new one, never a torn one), then renamed over path.  Returns 0, or
+ * -1 with "PATH: why" in err (PATH as given, not the temporary name). */
+int write_file_atomic(const char *path, const char *buf, size_t len,
+		      mode_t mode, int sync, struct strbuf *err);
 
 #endif

@@ -9,6 +9,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "prom.h"
 #include "sanitize.h"
 #include "xalloc.h"
@@ -136,57 +137,16 @@ void prom_render(struct strbuf *out, const struct model *m,
 		m->counted_since);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int prom_write(const char *path, const struct model *m, size_t files_watched,
 	       struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT;
 	struct timespec ts;
-	const char *slash = strrchr(path, '/');
 
 	clock_gettime(CLOCK_REALTIME, &ts);
 	prom_render(&text, m, files_watched,
 		    (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
-	/* A dot name: the collector reads only *.prom files. */
-	if (slash)
-		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
-			slash + 1);
-	else
-		sb_addf(&tmp, ".%s.XXXXXX", path);
-	int fd = mkostemp(tmp.buf, O_CLOEXEC);
-	int rc = -1;
-	/* Errors name PATH, as the user gave it, not the temporary name. */
-	if (fd < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
-	if (fchmod(fd, 0644) < 0 || write_all(fd, text.buf, text.len) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		unlink(tmp.buf);
-		goto out;
-	}
-	rc = 0;
-out:
+	int rc = write_file_atomic(path, text.buf, text.len, 0644, 0, err);
 	sb_free(&text);
-	sb_free(&tmp);
 	return rc;
 }

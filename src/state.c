@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "fileio.h"
 #include "i18n.h"
 #include "json.h"
 #include "jsonparse.h"
@@ -283,29 +284,13 @@ static void counters_json(struct strbuf *out, const struct model *m)
 		(unsigned long long)m->stats.unfinished_lines);
 }
 
-static int write_all(int fd, const char *p, size_t n)
-{
-	while (n) {
-		ssize_t w = write(fd, p, n);
-		if (w < 0 && errno == EINTR)
-			continue;
-		if (w < 0)
-			return -1;
-		p += w;
-		n -= (size_t)w;
-	}
-	return 0;
-}
-
 int state_save(const char *path, const struct model *m,
 	       const struct position *cur, size_t ncur,
 	       const struct posset *old, const char *more,
 	       struct strbuf *err)
 {
-	struct strbuf text = STRBUF_INIT, tmp = STRBUF_INIT;
-	const char *slash = strrchr(path, '/');
+	struct strbuf text = STRBUF_INIT;
 	double now = state_now();
-	int rc = -1;
 
 	sb_addf(&text, "{\"format\": \"%s\", \"version\": %d, "
 		"\"tool_version\": \"%s\", \"written\": %.3f, "
@@ -319,33 +304,10 @@ int state_save(const char *path, const struct model *m,
 		sb_adds(&text, more);
 	}
 	sb_adds(&text, "}\n");
-	if (slash)
-		sb_addf(&tmp, "%.*s/.%s.XXXXXX", (int)(slash - path), path,
-			slash + 1);
-	else
-		sb_addf(&tmp, ".%s.XXXXXX", path);
-	int fd = mkostemp(tmp.buf, O_CLOEXEC);
-	if (fd < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		goto out;
-	}
 	/* Synced before the rename: after a crash the state is the old one
 	 * or the new one, never a torn one. */
-	if (write_all(fd, text.buf, text.len) < 0 || fsync(fd) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		close(fd);
-		unlink(tmp.buf);
-		goto out;
-	}
-	if (close(fd) < 0 || rename(tmp.buf, path) < 0) {
-		sb_addf(err, "%s: %s", path, strerror(errno));
-		unlink(tmp.buf);
-		goto out;
-	}
-	rc = 0;
-out:
+	int rc = write_file_atomic(path, text.buf, text.len, 0600, 1, err);
 	sb_free(&text);
-	sb_free(&tmp);
 	return rc;
 }
 
