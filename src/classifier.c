@@ -423,6 +423,20 @@ static void sweep(struct classifier *c)
 	}
 }
 
+/* The record (whose facts c->facts holds) joins the chain. */
+static void chain_take(struct classifier *c, struct chain *ch,
+		       const struct record *rec)
+{
+	const struct facts *f = &c->facts;
+
+	chain_append(c, ch, rec);
+	chain_merge_evidence(ch, f);
+	if (chain_has_role(f, ROLE_BOUNDARY))
+		ch->boundary = 1;
+	ch->tick = c->tick;
+	chain_touch(c, ch);
+}
+
 /* A record's continuation line that came late (struct record's late): the
  * chain gets its line and what the rules see in it, as if it had come
  * with its record. */
@@ -430,16 +444,9 @@ static void feed_late(struct classifier *c, const struct record *rec)
 {
 	size_t i;
 	struct chain *ch = chain_find(c, rec, &i);
-	const struct facts *f = &c->facts;
 
-	if (!ch || ch->screen)
-		return;
-	chain_append(c, ch, rec);
-	chain_merge_evidence(ch, f);
-	if (chain_has_role(f, ROLE_BOUNDARY))
-		ch->boundary = 1;
-	ch->tick = c->tick;
-	chain_touch(c, ch);
+	if (ch && !ch->screen)
+		chain_take(c, ch, rec);
 }
 
 static void feed_plog(struct classifier *c, const struct record *rec)
@@ -458,12 +465,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		ch = chain_open(c, rec);
 	if (ch->boundary)
 		ch->trailer = 1;	/* only trailers follow it */
-	chain_append(c, ch, rec);
-	chain_merge_evidence(ch, f);
-	if (chain_has_role(f, ROLE_BOUNDARY))
-		ch->boundary = 1;
-	ch->tick = c->tick;
-	chain_touch(c, ch);
+	chain_take(c, ch, rec);
 	note_time(c, rec->pid, rec->time);
 	if (++c->fed % 256 == 0)
 		sweep(c);
