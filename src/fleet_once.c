@@ -175,7 +175,8 @@ static int on_item(void *ctx, const char *key, int in_array,
 		}
 		fo->incidents = 1;
 		struct strbuf e = STRBUF_INIT;
-		if (v && fleet_take_incident(fo->fl, fo->fh, v, &e) < 0 &&
+		if (v && fleet_add_incident(fo->fl->m, fo->fh->mh->name, v,
+					       &e) < 0 &&
 		    !fo->refused++)
 			sb_addf(&fo->refusal, "%s", e.buf);
 		sb_free(&e);
@@ -270,21 +271,20 @@ static void report_problem(struct fleet_host *fh, int code,
 	}
 }
 
-void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
-			 unsigned long long now)
+int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
+			struct strbuf *why)
 {
 	int st = fh->r.status;
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	struct fleet_once *fo = fh->once;
-	struct strbuf why = STRBUF_INIT;
 
 	/* 0 clean, 1 incidents, 2 with a report: a PATH there gave
 	 * nothing readable (its report says so).  The incidents read
 	 * before a report broke stay counted; the host is down. */
-	report_problem(fh, code, &why);
+	report_problem(fh, code, why);
 	if (fo->refused)
 		say_refused(fl, fh);
-	if (!why.len) {
+	if (!why->len) {
 		/* The local rule: a PATH named there that gave nothing is
 		 * trouble; the default root with no logs yet is not. */
 		const char *note = NULL;
@@ -305,9 +305,7 @@ void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 		}
 	}
 	fleet_once_free(fh);
-	if (why.len)
-		fleet_host_down(fl, fh, why.buf, now);
-	sb_free(&why);
+	return why->len ? -1 : 0;
 }
 
 void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
@@ -317,24 +315,4 @@ void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
 	if (fh->once->refused)
 		say_refused(fl, fh);
 	fleet_once_free(fh);
-}
-
-size_t fleet_run_once(struct fleet *fl)
-{
-	fleet_start(fl, monotonic_ms());
-	size_t np = fleet_npoll(fl);
-	struct pollfd *p = xcalloc(np ? np : 1, sizeof *p);
-
-	while (!fleet_done(fl)) {
-		size_t n = fleet_pollfds(fl, p, np);
-		int rc = poll(p, n, fleet_timeout(fl, monotonic_ms()));
-		if (rc < 0)
-			memset(p, 0, n * sizeof *p);
-		fleet_handle(fl, p, rc > 0 ? n : 0, monotonic_ms());
-	}
-	free(p);
-	size_t bad = model_hosts_in(fl->m, HOST_DOWN);
-	for (size_t i = 0; i < fl->n; i++)
-		bad += fl->h[i].mh->state == HOST_DONE && fl->h[i].mh->trouble;
-	return bad;
 }

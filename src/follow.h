@@ -27,13 +27,11 @@ struct follow_opts {
 	int skip_history;	/* --since=now: start at the end of files */
 	unsigned poll_ms;	/* > 0: poll everywhere, this often */
 	size_t max_watches;	/* 0: as many as the kernel gives */
-	/* Called after each incident reaches the model. */
-	void (*on_incident)(void *ctx, const struct incident *inc);
 	/* Status messages ("PATH: what happened", sanitised); stderr when
 	 * NULL.  A dashboard shows them rather than let them scroll it. */
 	void (*on_message)(void *ctx, const char *text);
 	/* A reader that splits the work between threads: incidents go to
-	 * take (which owns them) instead of the model, and on_stream_end is
+	 * take (which owns them) instead of the model (model_add), and on_stream_end is
 	 * called when a stream of the history has ended, its chains closed. */
 	void (*take)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);

@@ -168,7 +168,7 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 static unsigned long long prom_next(const struct live *lv)
 {
 	unsigned long long gen = follower_generation(lv->fw) +
-				 fleet_generation(lv->fleet);
+				 fleet_generation(lv->fleet) + lv->m.generation;
 	unsigned long long beat = lv->prom_at + lv->prom_heartbeat_ms;
 
 	if (!lv->o->prom_file || lv->prom_gave_up ||
@@ -201,7 +201,7 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);
 	sb_free(&err);
 	lv->prom_gen = follower_generation(lv->fw) +
-		       fleet_generation(lv->fleet);
+		       fleet_generation(lv->fleet) + lv->m.generation;
 	lv->prom_at = now;
 	lv->prom_written = 1;
 }
@@ -364,7 +364,7 @@ static struct fleet *start_fleet(struct live *lv)
 		return NULL;
 	struct fleet_opts fo = {
 		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
-		.since_arg = o->since_arg, .on_incident = on_incident,
+		.since_arg = o->since_arg,
 		.on_message = on_message, .ctx = lv,
 	};
 	struct fleet *fl = fleet_new(&lv->m, &fo);
@@ -421,6 +421,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	 * cannot start, they go to stderr then. */
 	msglog_attach(&lv.log, dashboard);
 	model_set_live(&lv.m, o->keep);
+	model_watch(&lv.m, on_incident, &lv);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
 	lv.m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
@@ -435,7 +436,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	}
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
-		.max_watches = o->max_watches, .on_incident = on_incident,
+		.max_watches = o->max_watches,
 		.on_message = on_message,
 		.ctx = &lv,
 		.resume_ctx = &lv.resume,

@@ -49,7 +49,8 @@ int live_state_start(struct live *lv)
 
 static unsigned long long generation(const struct live *lv)
 {
-	return follower_generation(lv->fw) + fleet_generation(lv->fleet);
+	return follower_generation(lv->fw) + fleet_generation(lv->fleet) +
+	       lv->m.generation;
 }
 
 void live_state_write(struct live *lv, unsigned long long now, int force)
@@ -100,7 +101,8 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	if (!lv->o->hello || lv->stop ||
 	    (!force && follower_reading_history(lv->fw)))
 		return;
-	unsigned long long gen = follower_generation(lv->fw);
+	unsigned long long gen = follower_generation(lv->fw) +
+				 lv->m.generation;
 	if (!force && (gen == lv->cursor_gen ||
 		       now < lv->cursor_at + CURSOR_EVERY_MS))
 		return;
@@ -142,7 +144,8 @@ int live_state_timeout(const struct live *lv, unsigned long long now)
 		unsigned long long due = lv->state_at + lv->state_every;
 		t = due <= now ? 0 : (int)(due - now);
 	}
-	if (lv->o->hello && follower_generation(lv->fw) != lv->cursor_gen &&
+	if (lv->o->hello &&
+	    follower_generation(lv->fw) + lv->m.generation != lv->cursor_gen &&
 	    !follower_reading_history(lv->fw)) {
 		unsigned long long due = lv->cursor_at + CURSOR_EVERY_MS;
 		int c = due <= now ? 0 : (int)(due - now);

@@ -200,12 +200,56 @@ void model_unref(struct model *m, struct incident *inc)
 	incident_free(inc);
 }
 
-/* The incident given to the last model_add, shown by its caller since. */
-static void settle(struct model *m)
+/* The incident lent back by the last model_add: its caller is done. */
+static void take_back_lent(struct model *m)
 {
-	if (m->limbo)
-		model_unref(m, m->limbo);
-	m->limbo = NULL;
+	if (m->lent)
+		model_unref(m, m->lent);
+	m->lent = NULL;
+}
+
+struct incident *model_keep(struct model *m, const struct incident *inc,
+			    int raw)
+{
+	/* The model's own incident, lent to a view as const. */
+	struct incident *own = (struct incident *)inc;
+
+	(void)m;
+	own->refs++;
+	if (raw)
+		own->raw_refs++;
+	return own;
+}
+
+void model_let_go(struct model *m, struct incident *inc, int raw)
+{
+	if (raw)
+		model_release_raw(m, inc);
+	model_unref(m, inc);
+}
+
+/* ---- views ---- */
+
+void model_watch(struct model *m, model_view_fn *on_incident, void *ctx)
+{
+	if (m->nviews < MODEL_VIEWS)
+		m->views[m->nviews++] = (struct model_view){ on_incident, ctx };
+}
+
+void model_unwatch(struct model *m, void *ctx)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < m->nviews; i++)
+		if (m->views[i].ctx != ctx)
+			m->views[k++] = m->views[i];
+	m->nviews = k;
+}
+
+static void tell_views(struct model *m, const struct incident *inc)
+{
+	for (size_t i = 0; i < m->nviews; i++)
+		m->views[i].on_incident(m->views[i].ctx, inc);
 }
 
 /* ---- freeing ---- */
@@ -236,7 +280,7 @@ static void free_paths(struct model *m)
 
 void model_free(struct model *m)
 {
-	settle(m);
+	take_back_lent(m);
 	for (size_t i = 0; i < m->nprocs; i++)
 		model_free_process(m, m->procs[i]);
 	free(m->procs);
@@ -523,16 +567,9 @@ int model_since_keeps(logtime_t since, const struct incident *inc)
 	       (inc->first != LOGTIME_UNKNOWN && inc->first >= since);
 }
 
-void model_add(struct model *m, struct incident *inc)
+/* Counts a kept incident in the process, the names and the sections. */
+static void count(struct model *m, struct incident *inc)
 {
-	settle(m);
-	/* Kept until the next call, so that the caller may show it. */
-	inc->refs++;
-	m->limbo = inc;
-	if (!model_since_keeps(m->since, inc)) {
-		m->filtered++;
-		return;
-	}
 	hold_paths(m, inc);
 	m->n++;
 	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
@@ -555,10 +592,31 @@ void model_add(struct model *m, struct incident *inc)
 	count_in_section(m, inc);
 	if (m->live)
 		live_count(m, p, inc, now);
+}
+
+int model_add(struct model *m, struct incident *inc, enum read_when when)
+{
+	take_back_lent(m);
+	/* Kept until the next call, so that the caller may still read it. */
+	inc->refs++;
+	m->lent = inc;
+	/* Captured output has no log time: read live, it happened about
+	 * now, and counts in the 1-minute window (history keeps none). */
+	if (inc->first == LOGTIME_UNKNOWN && m->live &&
+	    when == READ_AS_WRITTEN)
+		inc->first = inc->last = logtime_now();
+	m->generation++;
+	if (!model_since_keeps(m->since, inc)) {
+		m->filtered++;
+		return 0;
+	}
+	count(m, inc);
+	tell_views(m, inc);
 	if (!inc->raw_refs)
 		drop_raw(m, inc);
 	if (m->live)
 		model_maintain(m);
+	return 1;
 }
 
 void model_maintain(struct model *m)
@@ -576,8 +634,8 @@ void model_maintain(struct model *m)
 	while (p && now >= p->seen_ms + m->fold_quiet_ms) {
 		struct process *prev = DLIST_ENTRY(p->lru.prev, struct process,
 						   lru);
-		if (m->limbo && m->limbo->proc == p)
-			;	/* its caller is about to show it */
+		if (m->lent && m->lent->proc == p)
+			;	/* its caller may still read it */
 		else if (model_alive(m, p))
 			live_touch(m, p);	/* asked again in a while */
 		else

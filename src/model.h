@@ -167,6 +167,17 @@ struct section {
 	size_t nprocs;
 };
 
+/* A view of the model (the JSON report's incidents, --follow's lines,
+ * the prom counts, the text report's sections): told of each incident
+ * as it is counted, while model_add runs.  One that keeps it takes a
+ * reference (model_keep). */
+typedef void model_view_fn(void *ctx, const struct incident *inc);
+struct model_view {
+	model_view_fn *on_incident;
+	void *ctx;
+};
+#define MODEL_VIEWS 4
+
 struct model {
 	size_t n;			/* incidents counted */
 	size_t by_code[3];		/* by enum code */
@@ -215,7 +226,13 @@ struct model {
 	unsigned long long fold_gen;	/* changes when a process goes */
 	unsigned long long maintained_ms;
 	struct liveness live_pids;
-	struct incident *limbo;	/* the last added, until the next */
+	/* The incident model_add was last given: lent back to its caller,
+	 * who may still read it, until the next model_add (model.h). */
+	struct incident *lent;
+	/* Told of every incident counted (model_watch). */
+	struct model_view views[MODEL_VIEWS];
+	size_t nviews;
+	unsigned long long generation;	/* changes with each one added */
 	/* Hosts of a fleet, in the order they were named. */
 	struct model_host **hosts;
 	size_t nhosts;
@@ -266,10 +283,28 @@ int model_since_keeps(logtime_t since, const struct incident *inc);
  * unless it is more than MODEL_SKEW_USEC ahead of now; then now. */
 logtime_t model_counted_time(logtime_t t, logtime_t now);
 
-/* Takes ownership of the incident.  It stays valid until the next
- * model_add (a caller may show it); inc->proc is NULL when it was not
- * counted (--since left it out). */
-void model_add(struct model *m, struct incident *inc);
+/* How an incident was read: from what was there before (the history,
+ * a --once read, a host's report), or live, as it was written (then one
+ * with no log time of its own, captured output, happened about now). */
+enum read_when { READ_BEFORE, READ_AS_WRITTEN };
+
+/* The one way in, for the local reader, the reading threads and the
+ * hosts alike: stamps an incident read as written with no time of its
+ * own (live modes), counts it, bumps the generation and tells the views.
+ * Returns 1, or 0 when --since left it out (then inc->proc is NULL and
+ * no view is told).  Takes ownership of the incident, and lends it back:
+ * the caller may read it until the next model_add. */
+int model_add(struct model *m, struct incident *inc, enum read_when when);
+
+/* Views: told, in the order they were added, of each incident counted
+ * from now on; at most MODEL_VIEWS.  Unwatched by ctx. */
+void model_watch(struct model *m, model_view_fn *on_incident, void *ctx);
+void model_unwatch(struct model *m, void *ctx);
+/* A view that keeps an incident (with its raw lines, when raw) holds a
+ * reference, given back with model_let_go. */
+struct incident *model_keep(struct model *m, const struct incident *inc,
+			    int raw);
+void model_let_go(struct model *m, struct incident *inc, int raw);
 
 /* Folds gone and quiet processes; model_add does it at most once a
  * second, a live loop may call it when idle. */

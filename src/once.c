@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
+#include "follow.h"
 #include "i18n.h"
 #include "once.h"
 #include "prom.h"
@@ -88,11 +90,29 @@ static double seconds_since(const struct timespec *t0)
 	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
-static void on_host_incident(void *ctx, const struct incident *inc)
+/* Every host to its end (or its timeout); returns how many failed:
+ * down, or done with trouble (a PATH named there that gave nothing,
+ * incidents or claims refused). */
+static size_t run_hosts(struct fleet *fl, const struct model *m)
 {
-	/* Not counted: left out by --since. */
-	if (inc->proc)
-		json_stream_add(ctx, inc);
+	fleet_start(fl, monotonic_ms());
+	size_t np = fleet_npoll(fl);
+	struct pollfd *p = xcalloc(np ? np : 1, sizeof *p);
+
+	while (!fleet_done(fl)) {
+		size_t n = fleet_pollfds(fl, p, np);
+		int rc = poll(p, n, fleet_timeout(fl, monotonic_ms()));
+		if (rc < 0)
+			memset(p, 0, n * sizeof *p);
+		fleet_handle(fl, p, rc > 0 ? n : 0, monotonic_ms());
+	}
+	free(p);
+	size_t bad = 0;
+	for (size_t i = 0; i < m->nhosts; i++)
+		bad += m->hosts[i]->state == HOST_DOWN ||
+		       (m->hosts[i]->state == HOST_DONE &&
+			m->hosts[i]->trouble);
+	return bad;
 }
 
 /* The hosts' reports, read in parallel into the same model after the
@@ -106,14 +126,16 @@ static size_t read_hosts(struct once *on)
 	struct fleet_opts fo = {
 		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
 		.since_arg = o->since_arg, .once = 1,
-		.timeout_ms = o->host_timeout_ms,
-		.on_incident = on->json ? on_host_incident : NULL,
-		.ctx = on->json ? &on->js : NULL, .log = on->log,
+		.timeout_ms = o->host_timeout_ms, .log = on->log,
 	};
 	struct fleet *fl = fleet_new(&on->m, &fo);
 	for (size_t i = 0; i < o->nhostpaths; i++)
 		fleet_add(fl, o->host_names[i], o->host_paths[i]);
-	size_t down = fleet_run_once(fl);
+	if (on->json)
+		model_watch(&on->m, read_json_view, &on->js);
+	size_t down = run_hosts(fl, &on->m);
+	if (on->json)
+		model_unwatch(&on->m, &on->js);
 	fleet_free(fl);
 	return down;
 }

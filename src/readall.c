@@ -254,18 +254,19 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
-static int count(struct model *m, struct worker *w, struct json_stream *js)
+/* One stream's incidents, as worker w read them, into the model. */
+static void add_stream(struct model *m, struct worker *w,
+		       struct json_stream *js)
 {
 	struct adopted a = { NULL, NULL };
 
 	for (;;) {
 		struct item it = pop(w);
 		if (!it.inc)
-			return 0;
+			return;
 		adopt(m, &a, it.inc);
-		model_add(m, it.inc);
-		/* Not counted: left out by --since. */
-		if (js && it.inc->proc)
+		/* Rendered by the worker: the JSON view does not watch. */
+		if (model_add(m, it.inc, READ_BEFORE) && js)
 			json_stream_add_rendered(js, it.json, it.jsonlen);
 		free(it.json);
 	}
@@ -404,7 +405,7 @@ static int read_parallel(const struct options *o, struct model *m,
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		count(m, &w[owner[s]], js);
+		add_stream(m, &w[owner[s]], js);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -424,11 +425,9 @@ static int read_parallel(const struct options *o, struct model *m,
 	return rc;
 }
 
-static void on_once_incident(void *ctx, const struct incident *inc)
+void read_json_view(void *js, const struct incident *inc)
 {
-	/* Not counted: left out by --since. */
-	if (inc->proc)
-		json_stream_add(ctx, inc);
+	json_stream_add(js, inc);
 }
 
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
@@ -436,8 +435,7 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	     struct strbuf *err)
 {
 	struct follow_opts fo = {
-		.once = 1, .on_incident = js ? on_once_incident : NULL,
-		.ctx = js,
+		.once = 1,
 		.resume_for = rr ? rr->resume_for : NULL,
 		.resume_ctx = rr ? rr->ctx : NULL,
 	};
@@ -467,9 +465,13 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		fw = NULL;
 		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
 	} else {
+		if (js)
+			model_watch(m, read_json_view, js);
 		while (follower_history_step(fw, 1000))
 			;
 		follower_flush(fw);
+		if (js)
+			model_unwatch(m, js);
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}

@@ -29,4 +29,8 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	     struct json_stream *js, struct read_resume *rr,
 	     struct strbuf *err);
 
+/* The JSON report's view of the model (model_watch, ctx a json_stream):
+ * each incident counted goes out as it is found. */
+void read_json_view(void *js, const struct incident *inc);
+
 #endif

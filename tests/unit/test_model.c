@@ -68,11 +68,11 @@ static void test_processes_by_hash(void **state)
 	model_init(&m);
 	for (long i = 0; i < 20000; i++)
 		model_add(&m, make(DEAD_PID + i, i % 2 ? "a" : "b", RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 20000);
-	model_add(&m, make(DEAD_PID + 7, "a", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID + 7, "a", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	/* Same pid, other name: another process. */
-	model_add(&m, make(DEAD_PID + 7, "b", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID + 7, "b", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 20001);
 	assert_int_equal(m.n, 20002);
 	model_sort(&m);
@@ -92,11 +92,11 @@ static void test_windows_and_trend(void **state)
 
 	(void)state;
 	live_model(&m, 10);
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 3 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 30 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 120 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 3 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 30 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 120 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	struct process *p = m.procs[0];
 	assert_int_equal(model_window(&m, p, MIN_USEC, now, by), 1);
 	assert_int_equal(by[RES_STREAM], 1);
@@ -135,9 +135,9 @@ static void test_future_times_count_when_read(void **state)
 	live_model(&m, 10);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "future", RES_STREAM,
-				   future + i * MIN_USEC, NULL));
+				   future + i * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 5; i++)
-		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL), READ_BEFORE);
 	assert_int_equal(model_count_window(&m, MIN_USEC, now), 80);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 80);
 	assert_int_equal(model_count_window(&m, 0, now), 80);
@@ -176,12 +176,12 @@ static void test_future_times_sort_when_read(void **state)
 	live_model(&m, 10);
 	struct incident *remote = make(DEAD_PID, "r", RES_STREAM, future, NULL);
 	remote->host = "h1";
-	model_add(&m, remote);
-	model_add(&m, make(DEAD_PID, "l", RES_STREAM, future, NULL));
+	model_add(&m, remote, READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "l", RES_STREAM, future, NULL), READ_BEFORE);
 	/* Written after the 2099 one was read. */
 	struct incident *cur = make(DEAD_PID, "l", RES_STREAM,
 				    logtime_now() + 1000, NULL);
-	model_add(&m, cur);
+	model_add(&m, cur, READ_BEFORE);
 	const struct process *r = m.procs[0], *l = m.procs[1];
 	assert_true(r->last_at <= logtime_now());
 	assert_int_equal(l->last_at, cur->first);
@@ -194,7 +194,7 @@ static void test_future_times_sort_when_read(void **state)
 	/* Three minutes ahead: believed, and counted in the current minute
 	 * of the trend and in the 1-minute window. */
 	logtime_t ahead = now + 3 * MIN_USEC;
-	model_add(&m, make(DEAD_PID + 1, "ahead", RES_STREAM, ahead, NULL));
+	model_add(&m, make(DEAD_PID + 1, "ahead", RES_STREAM, ahead, NULL), READ_BEFORE);
 	const struct process *a = m.procs[2];
 	assert_int_equal(a->last_at, ahead);
 	unsigned trend[10];
@@ -227,12 +227,12 @@ static void test_past_times_do_not_break_windows(void **state)
 	live_model(&m, 10);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
-				   old + i * MIN_USEC, NULL));
+				   old + i * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
-				   now - (120 + i) * MIN_USEC, NULL));
+				   now - (120 + i) * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 5; i++)
-		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL), READ_BEFORE);
 	assert_int_equal(model_count_window(&m, MIN_USEC, now), 5);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 5);
 	assert_int_equal(model_count_window(&m, 0, now), 155);
@@ -249,7 +249,7 @@ static void test_recent_and_latest(void **state)
 	live_model(&m, 3);
 	for (int i = 0; i < 10; i++)
 		model_add(&m, make(DEAD_PID, "p", RES_STREAM,
-				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL));
+				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL), READ_BEFORE);
 	struct process *p = m.procs[0];
 	assert_int_equal(p->recent.n, 3);
 	assert_int_equal(m.kept.n, 3);
@@ -271,7 +271,7 @@ static void test_kept_in_all_is_bounded(void **state)
 	live_model(&m, 100);
 	for (long i = 0; i < MODEL_KEPT_MAX + 500; i++)
 		model_add(&m, make(DEAD_PID + i % 200, "p", RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.kept.n, MODEL_KEPT_MAX);
 	assert_int_equal(m.n, MODEL_KEPT_MAX + 500);
 	model_free(&m);
@@ -298,7 +298,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 		struct incident *inc = make(DEAD_PID + i, "p", RES_STREAM,
 					    now + i, NULL);
 		add_raw(inc, "line");
-		model_add(&m, inc);
+		model_add(&m, inc, READ_BEFORE);
 	}
 	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	/* The first is also the report's example, which keeps its own. */
@@ -311,7 +311,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 	struct incident *inc = make(DEAD_PID, "p", RES_STREAM, now + 5000,
 				    NULL);
 	add_raw(inc, "again");
-	model_add(&m, inc);
+	model_add(&m, inc, READ_BEFORE);
 	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	assert_int_equal(m.procs[0]->latest->nraw, 1);
 	assert_string_equal(m.procs[0]->latest->raw[0].text, "again");
@@ -346,8 +346,8 @@ static void test_quiet_dead_processes_fold(void **state)
 	for (long i = 0; i < 100; i++)
 		model_add(&m, make(DEAD_PID + i, i % 3 ? "x" : "y",
 				   i % 2 ? RES_EVENT : RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
-	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
+	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 101);
 	prom_counts(&m, &before);
 	/* Quiet for less than the limit: nothing goes. */
@@ -356,7 +356,7 @@ static void test_quiet_dead_processes_fold(void **state)
 	assert_int_equal(m.nprocs, 101);
 	fake_now += 2000;
 	model_add(&m, make(DEAD_PID + 1000, "z", RES_STREAM, LOGTIME_UNKNOWN,
-			   NULL));
+			   NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 2);
 	assert_int_equal(m.folded_procs, 100);
 	assert_int_equal(m.folded_incidents, 100);
@@ -384,8 +384,8 @@ static void test_cap_keeps_prom_exact(void **state)
 		long pid = DEAD_PID + (i * 7919) % 997;
 		const char *name = (i % 5) ? "train" : "infer";
 		enum resource r = i % 3 ? RES_STREAM : RES_MEMCPY;
-		model_add(&m, make(pid, name, r, logtime_now(), NULL));
-		model_add(&exact, make(pid, name, r, logtime_now(), NULL));
+		model_add(&m, make(pid, name, r, logtime_now(), NULL), READ_BEFORE);
+		model_add(&exact, make(pid, name, r, logtime_now(), NULL), READ_BEFORE);
 		fake_now++;
 	}
 	assert_true(m.nprocs <= 10);
@@ -419,7 +419,7 @@ static void test_paths_freed_when_unused(void **state)
 	model_release_path(&m, a);	/* the second intern's reference */
 	assert_int_equal(model_paths(&m), 2);
 	logtime_t now = logtime_now();
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, a));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, a), READ_BEFORE);
 	/* Its tail goes; the incident still points at it. */
 	model_release_path(&m, a);
 	fake_now += 120000;
@@ -428,9 +428,9 @@ static void test_paths_freed_when_unused(void **state)
 	assert_string_equal(m.procs[0]->latest->file, "/logs/a.log");
 	/* Later incidents replace it as the latest, an earlier one as the
 	 * report's example. */
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b));
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now - 1, b));
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 2, b));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now - 1, b), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 2, b), READ_BEFORE);
 	fake_now += 1000;
 	model_maintain(&m);
 	/* Not at once: a chain being assembled may still point at it. */
@@ -469,7 +469,7 @@ static void test_since_leaves_out_but_keeps_until_next(void **state)
 	m.since = logtime_make(2026, 1, 1, 0, 0, 0, 0);
 	struct incident *old = make(DEAD_PID, "p", RES_STREAM,
 				    logtime_make(2025, 1, 1, 0, 0, 0, 0), NULL);
-	model_add(&m, old);
+	model_add(&m, old, READ_BEFORE);
 	/* Still readable by whoever added it, but not counted. */
 	assert_null(old->proc);
 	assert_int_equal(old->pid, DEAD_PID);
@@ -477,7 +477,7 @@ static void test_since_leaves_out_but_keeps_until_next(void **state)
 	assert_int_equal(m.filtered, 1);
 	struct incident *new = make(DEAD_PID, "p", RES_STREAM,
 				    logtime_make(2026, 2, 1, 0, 0, 0, 0), NULL);
-	model_add(&m, new);
+	model_add(&m, new, READ_BEFORE);
 	assert_non_null(new->proc);
 	assert_int_equal(m.n, 1);
 	model_free(&m);
