@@ -157,16 +157,6 @@ struct scan_stats {
 	double seconds;
 };
 
-/* One section of a report: all incidents of a class. */
-struct section {
-	struct klass k;
-	size_t n;
-	struct incident *example;	/* keeps its raw lines */
-	/* Set by model_sort: the processes hit, in the order first hit. */
-	struct process **procs;
-	size_t nprocs;
-};
-
 /* A view of the model (the JSON report's incidents, --follow's lines,
  * the prom counts, the text report's sections): told of each incident
  * as it is counted, while model_add runs.  One that keeps it takes a
@@ -189,8 +179,6 @@ struct model {
 	struct name_count **names;
 	size_t nnames;
 	struct htab name_index;
-	struct section *sections;
-	size_t nsections;
 	struct problem *problems;	/* the first MODEL_LISTED */
 	size_t nproblems;		/* listed */
 	size_t problems_total;		/* all of them, listed or not */
@@ -335,9 +323,9 @@ const struct incident *model_next_recent(const struct incident *inc);
 const struct incident *model_last_recent(const struct process *p);
 const struct incident *model_prev_recent(const struct incident *inc);
 
-/* Puts processes and sections in their stable report order: processes by
- * incidents, most first; sections by count, each with the processes it
- * hit. */
+/* Puts processes in their stable report order: by incidents, most
+ * first, each with its classes by count; problems and skipped files by
+ * path. */
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);

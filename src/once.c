@@ -37,6 +37,7 @@ struct once {
 	struct json_stream js;
 	char host[256];
 	struct report_opts ro;
+	struct report_sections sections;	/* the text report's */
 	struct strbuf err;
 };
 
@@ -229,6 +230,9 @@ static int begin(struct once *on, const struct options *o,
 	};
 	if (on->json)
 		json_begin(on, cat);
+	else
+		report_sections_init(&on->sections, &on->m);
+	on->ro.sections = &on->sections;
 	return 0;
 }
 
@@ -240,6 +244,7 @@ static void end(struct once *on)
 		close(on->lock_fd);
 	if (on->json)
 		json_stream_free(&on->js);
+	report_sections_free(&on->sections);
 	model_free(&on->m);
 	sb_free(&on->err);
 }
@@ -251,6 +256,7 @@ static int write_out(struct once *on)
 	struct model *m = &on->m;
 
 	model_sort(m);
+	report_sections_sort(&on->sections);
 	int rc = on->json ? report_json(m, &on->ro, stdout)
 		: locale_is_utf8() ? report_text(m, &on->ro, stdout)
 				   : report_text_8bit(m, &on->ro, stdout);
@@ -285,7 +291,7 @@ static int write_out(struct once *on)
 int run_once(const struct options *o, struct ruleset *rs,
 	     const struct catalog *cat, struct msglog *log)
 {
-	struct once on = { .log = log };
+	struct once on = { .log = log, .sections = { NULL, NULL, 0 } };
 	struct timespec t0;
 
 	if (begin(&on, o, cat) < 0)

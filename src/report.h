@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "model.h"
+#include "report_sections.h"
 
 /* The incidents of a JSON report, written as they complete (to an
  * unlinked temporary file), so that the report's memory does not grow
@@ -40,6 +41,8 @@ struct report_opts {
 	 * counted_since (Unix seconds). */
 	const char *state_file;
 	double counted_since;
+	/* The text report's sections (report_sections.h), sorted. */
+	const struct report_sections *sections;
 };
 
 /* Each writes the whole report to out; returns 0, or -1 on a write error

@@ -469,8 +469,8 @@ int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 	hosts_part(&sb, m, o);
 	if (m->n) {
 		process_table(&sb, m, o);
-		for (size_t i = 0; i < m->nsections; i++)
-			section(&sb, &m->sections[i], o);
+		for (size_t i = 0; i < o->sections->n; i++)
+			section(&sb, &o->sections->v[i], o);
 	}
 	size_t w = fwrite(sb.buf, 1, sb.len, out);
 	int rc = w == sb.len ? 0 : -1;
