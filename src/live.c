@@ -196,8 +196,8 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 		return;
 	struct strbuf err = STRBUF_INIT;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
-	int rc = prom_write(lv->o->prom_file, &lv->m, follower_watched(lv->fw),
-			    &err);
+	int rc = prom_write(lv->o->prom_file, &lv->m, &lv->prom,
+			    follower_watched(lv->fw), &err);
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);
 	sb_free(&err);
 	lv->prom_gen = follower_generation(lv->fw) +
@@ -422,6 +422,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	msglog_attach(&lv.log, dashboard);
 	model_set_live(&lv.m, o->keep);
 	model_watch(&lv.m, on_incident, &lv);
+	prom_counts_init(&lv.prom, &lv.m);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
 	lv.m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
@@ -532,6 +533,7 @@ out:
 	fleet_free(lv.fleet);
 	follower_free(lv.fw);
 	demo_free(lv.demo);
+	prom_counts_free(&lv.prom);
 	model_free(&lv.m);
 	sb_free(&lv.roots);
 	msglog_free(&lv.log);

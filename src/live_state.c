@@ -44,7 +44,8 @@ int live_state_start(struct live *lv)
 		return 0;
 	/* A state set aside is said; a service goes on counting afresh. */
 	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
-			  &lv->resume, &set_aside, &lv->state_lock, say, lv);
+			  &lv->prom, &lv->resume, &set_aside, &lv->state_lock,
+			  say, lv);
 }
 
 static unsigned long long generation(const struct live *lv)
@@ -71,8 +72,8 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 		sb_adds(&hosts, "\"hosts\": ");
 		fleet_save_state(lv->fleet, &hosts);
 	}
-	int rc = state_save(lv->o->state_file, &lv->m, pos, n, &lv->resume,
-			    hosts.buf, &err);
+	int rc = state_save(lv->o->state_file, &lv->m, &lv->prom, pos, n,
+			    &lv->resume, hosts.buf, &err);
 	sb_free(&hosts);
 	free(pos);
 	/* Told once per change, like the prom file's outcome. */

@@ -78,13 +78,6 @@ void model_free(struct model *m)
 		model_free_process(m, m->procs[i]);
 	free(m->procs);
 	htab_free(&m->proc_index);
-	for (size_t i = 0; i < m->nnames; i++) {
-		free(m->names[i]->name);
-		free(m->names[i]->classes);
-		free(m->names[i]);
-	}
-	free(m->names);
-	htab_free(&m->name_index);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		free(m->problems[i].path);
 		free(m->problems[i].error);
@@ -183,51 +176,6 @@ static int count_class(struct class_count **v, size_t *n,
 	return 1;
 }
 
-static int name_eq(const struct hnode *n, const void *key)
-{
-	return strcmp(((const struct name_count *)n)->name, key) == 0;
-}
-
-/* Names beyond MODEL_MAX_NAMES add up under MODEL_OTHER_NAME: a name
- * per pid would otherwise make the prom file grow for ever. */
-static struct name_count *find_name(struct model *m, const char *name)
-{
-	size_t h = htab_hash_str(name, 1);
-	struct name_count *nc = (struct name_count *)
-		htab_find(&m->name_index, h, name_eq, name);
-
-	if (nc)
-		return nc;
-	if (m->nnames >= MODEL_MAX_NAMES &&
-	    strcmp(name, MODEL_OTHER_NAME) != 0)
-		return find_name(m, MODEL_OTHER_NAME);
-	nc = xcalloc(1, sizeof *nc);
-	nc->name = xstrdup(name);
-	nc->node.hash = h;
-	htab_insert(&m->name_index, &nc->node);
-	m->names = xrealloc(m->names, (m->nnames + 1) * sizeof *m->names);
-	m->names[m->nnames++] = nc;
-	return nc;
-}
-
-void model_count_name(struct model *m, const char *name,
-		      const struct klass *k, size_t n)
-{
-	struct name_count *nc = find_name(m, name);
-
-	for (size_t i = 0; i < nc->nclasses; i++) {
-		struct klass *c = &nc->classes[i].k;
-		if (c->code == k->code && c->resource == k->resource &&
-		    c->cause == k->cause) {
-			nc->classes[i].n += n;
-			return;
-		}
-	}
-	nc->classes = xrealloc(nc->classes,
-			       (nc->nclasses + 1) * sizeof *nc->classes);
-	nc->classes[nc->nclasses++] = (struct class_count){ *k, n, 0 };
-}
-
 /* A process is a host, a pid and a name: the same pid on two hosts is
  * two processes. */
 struct pkey {
@@ -308,7 +256,7 @@ int model_since_keeps(logtime_t since, const struct incident *inc)
 	       (inc->first != LOGTIME_UNKNOWN && inc->first >= since);
 }
 
-/* Counts a kept incident in its host, its process and its name. */
+/* Counts a kept incident in its host and its process. */
 static void count(struct model *m, struct incident *inc)
 {
 	model_hold_paths(m, inc);
@@ -328,8 +276,6 @@ static void count(struct model *m, struct incident *inc)
 	struct process *p = find_process(m, host, inc->pid, inc->name);
 	inc->proc = p;
 	count_in_process(m, p, inc, last_at);
-	struct name_count *nc = find_name(m, inc->name);
-	count_class(&nc->classes, &nc->nclasses, inc, 0);
 	if (m->live)
 		model_track(m, p, inc, now);
 }

@@ -28,7 +28,6 @@
  * view's): the most recent ones.  Raw lines are most of an incident's
  * size, and a flood of one-off pids would otherwise hold 10,000 sets. */
 #define MODEL_RAW_PROCS 1000
-#define MODEL_MAX_NAMES 10000		/* names counted apart (prom) */
 #define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
 #define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
 /* A log time further ahead of the reading host's clock than this is not
@@ -39,7 +38,6 @@
  * ahead is believed.  A time in the past is believed however old (history
  * is in the past): it counts in the windows it falls in, or in none. */
 #define MODEL_SKEW_USEC (10LL * 60 * 1000000)
-#define MODEL_OTHER_NAME "(other)"
 
 /* A class: code, resource and cause together. */
 struct klass {
@@ -124,14 +122,6 @@ struct process {
 	struct dlink raw;		/* in model.raw */
 };
 
-/* Counts per process name and class, never folded: the prom file's. */
-struct name_count {
-	struct hnode node;
-	char *name;
-	struct class_count *classes;
-	size_t nclasses;
-};
-
 struct problem {
 	char *path;
 	char *error;
@@ -176,9 +166,6 @@ struct model {
 	struct htab proc_index;
 	struct dlist lru;	/* processes by last incident, latest first */
 	size_t next_id, pairs;
-	struct name_count **names;
-	size_t nnames;
-	struct htab name_index;
 	struct problem *problems;	/* the first MODEL_LISTED */
 	size_t nproblems;		/* listed */
 	size_t problems_total;		/* all of them, listed or not */
@@ -329,11 +316,6 @@ const struct incident *model_prev_recent(const struct incident *inc);
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);
-
-/* Adds n incidents of a class to a name's counters alone (the prom
- * file's), as a state file remembers them. */
-void model_count_name(struct model *m, const char *name,
-		      const struct klass *k, size_t n);
 
 /* ---- hosts (model_host.c) ---- */
 

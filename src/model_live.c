@@ -269,8 +269,8 @@ void model_free_process(struct model *m, struct process *p)
 	free(p);
 }
 
-/* Its counts stay in the totals (model.n, the names' counts that the
- * prom file shows); its row and recent incidents go. */
+/* Its counts stay in the totals (model.n, and the prom file's counts, a
+ * view that folds nothing); its row and recent incidents go. */
 void model_fold(struct model *m, struct process *p)
 {
 	m->folded_procs++;

@@ -30,6 +30,7 @@ struct once {
 	const struct options *o;
 	struct msglog *log;
 	struct model m;
+	struct prom_counts prom;	/* the prom file's and the state's */
 	struct posset ps;
 	struct read_resume rr;
 	int resuming, set_aside, lock_fd;
@@ -212,12 +213,15 @@ static int begin(struct once *on, const struct options *o,
 	on->json = o->format == FORMAT_JSON;
 	on->err = (struct strbuf)STRBUF_INIT;
 	model_init(&on->m);
+	prom_counts_init(&on->prom, &on->m);
 	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
 	gethostname(on->host, sizeof on->host - 1);
 	on->rr = (struct read_resume){ posset_resume_for, &on->ps, NULL, 0 };
 	on->resuming = o->state_file || o->resume_file;
-	if (state_open(o->state_file, o->resume_file, &on->m, &on->ps,
-		       &on->set_aside, &on->lock_fd, say_state, on) < 0) {
+	if (state_open(o->state_file, o->resume_file, &on->m, &on->prom,
+		       &on->ps, &on->set_aside, &on->lock_fd, say_state,
+		       on) < 0) {
+		prom_counts_free(&on->prom);
 		model_free(&on->m);
 		return -1;
 	}
@@ -245,6 +249,7 @@ static void end(struct once *on)
 	if (on->json)
 		json_stream_free(&on->js);
 	report_sections_free(&on->sections);
+	prom_counts_free(&on->prom);
 	model_free(&on->m);
 	sb_free(&on->err);
 }
@@ -267,8 +272,8 @@ static int write_out(struct once *on)
 	int status = m->n ? EXIT_INCIDENTS : EXIT_CLEAN;
 	/* The state after the prom file: a crash between the two counts
 	 * this run again next time, into counters that then only grow. */
-	if (o->prom_file && prom_write(o->prom_file, m, m->stats.files,
-				       &on->err) < 0) {
+	if (o->prom_file && prom_write(o->prom_file, m, &on->prom,
+				       m->stats.files, &on->err) < 0) {
 		say(on, on->err.buf);
 		status = EXIT_TROUBLE;
 	}
@@ -279,9 +284,9 @@ static int write_out(struct once *on)
 		sb_free(&msg);
 		status = EXIT_TROUBLE;
 	}
-	if (o->state_file && state_save(o->state_file, m, on->rr.pos,
-					on->rr.npos, &on->ps, NULL,
-					&on->err) < 0) {
+	if (o->state_file && state_save(o->state_file, m, &on->prom,
+					on->rr.pos, on->rr.npos, &on->ps,
+					NULL, &on->err) < 0) {
 		say(on, on->err.buf);
 		status = EXIT_TROUBLE;
 	}

@@ -46,11 +46,12 @@ static void live_model(struct model *m, size_t keep)
 }
 
 /* The prom file's incidents_total lines. */
-static void prom_counts(const struct model *m, struct strbuf *out)
+static void prom_lines(const struct model *m, const struct prom_counts *pc,
+		       struct strbuf *out)
 {
 	struct strbuf all = STRBUF_INIT;
 
-	prom_render(&all, m, 0, 0);
+	prom_render(&all, m, pc, 0, 0);
 	for (char *l = all.buf; l && *l;) {
 		char *nl = strchr(l, '\n');
 		if (strncmp(l, "plogtop_incidents_total{", 24) == 0)
@@ -337,6 +338,8 @@ static void test_quiet_dead_processes_fold(void **state)
 
 	(void)state;
 	live_model(&m, 5);
+	struct prom_counts pc;
+	prom_counts_init(&pc, &m);
 	/* This test program runs: its row stays. */
 	FILE *f = fopen("/proc/self/comm", "r");
 	assert_non_null(f);
@@ -349,7 +352,7 @@ static void test_quiet_dead_processes_fold(void **state)
 				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 101);
-	prom_counts(&m, &before);
+	prom_lines(&m, &pc, &before);
 	/* Quiet for less than the limit: nothing goes. */
 	fake_now += m.fold_quiet_ms - 10;
 	model_maintain(&m);
@@ -363,9 +366,10 @@ static void test_quiet_dead_processes_fold(void **state)
 	assert_int_equal(m.n, 102);
 	assert_int_equal(m.kept.n, 2);
 	/* The prom counts did not move, but for z's one. */
-	prom_counts(&m, &after);
+	prom_lines(&m, &pc, &after);
 	assert_non_null(strstr(after.buf, "process=\"z\"} 1\n"));
 	sb_reset(&after);
+	prom_counts_free(&pc);
 	model_free(&m);
 	sb_free(&before);
 	sb_free(&after);
@@ -380,6 +384,9 @@ static void test_cap_keeps_prom_exact(void **state)
 	live_model(&m, 2);
 	m.max_procs = 10;
 	model_init(&exact);
+	struct prom_counts pm, pe;
+	prom_counts_init(&pm, &m);
+	prom_counts_init(&pe, &exact);
 	for (long i = 0; i < 5000; i++) {
 		long pid = DEAD_PID + (i * 7919) % 997;
 		const char *name = (i % 5) ? "train" : "infer";
@@ -396,13 +403,15 @@ static void test_cap_keeps_prom_exact(void **state)
 		tracked += m.procs[i]->total;
 	assert_int_equal(tracked + m.folded_incidents, 5000);
 	assert_true(m.kept.n <= 2 * 10);
-	prom_counts(&m, &a);
-	prom_counts(&exact, &b);
+	prom_lines(&m, &pm, &a);
+	prom_lines(&exact, &pe, &b);
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, logtime_now()),
 			 5000);
 	sb_free(&a);
 	sb_free(&b);
+	prom_counts_free(&pm);
+	prom_counts_free(&pe);
 	model_free(&m);
 	model_free(&exact);
 }
@@ -483,6 +492,40 @@ static void test_since_leaves_out_but_keeps_until_next(void **state)
 	model_free(&m);
 }
 
+/* The prom counts are by host as well as name: two hosts' processes of
+ * one name are two series, each with its host; local ones have no host
+ * label; a state gives a host's counts back to the same series. */
+static void test_prom_counts_by_host(void **state)
+{
+	struct model m;
+	struct prom_counts pc;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	model_init(&m);
+	prom_counts_init(&pc, &m);
+	const char *hosts[] = { "h1", "h2", "h1", NULL, "h2", "h2" };
+	for (int i = 0; i < 6; i++) {
+		struct incident *inc = make(DEAD_PID + i, "train", RES_STREAM,
+					    LOGTIME_UNKNOWN, NULL);
+		inc->host = hosts[i];
+		model_add(&m, inc, READ_BEFORE);
+	}
+	struct klass k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
+	prom_counts_add(&pc, "h1", "train", &k, 10);
+	prom_lines(&m, &pc, &out);
+	assert_string_equal(out.buf,
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\"} 1\n"
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\",host=\"h1\"} 12\n"
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\",host=\"h2\"} 3\n");
+	sb_free(&out);
+	prom_counts_free(&pc);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -499,6 +542,7 @@ int main(void)
 		cmocka_unit_test(test_paths_freed_when_unused),
 		cmocka_unit_test(test_since_leaves_out_but_keeps_until_next),
 		cmocka_unit_test(test_problems_bounded),
+		cmocka_unit_test(test_prom_counts_by_host),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
