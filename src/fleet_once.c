@@ -6,7 +6,6 @@
  * bounds is refused with a problem, and sums over hosts saturate. */
 #include "config.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 
 #include "fleet_int.h"
 #include "i18n.h"
-#include "follow.h"
 #include "json_reader.h"
 #include "jsonparse.h"
 #include "remote_incident.h"
@@ -36,11 +34,6 @@ struct fleet_once {
 	size_t refused;
 	struct strbuf refusal;			/* the first one's why */
 };
-
-static size_t sat_add(size_t a, size_t b)
-{
-	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
 
 static void host_path(struct strbuf *sb, const char *host, const char *path)
 {
@@ -70,78 +63,95 @@ static size_t claim(struct fleet *fl, struct fleet_host *fh,
 	return 0;
 }
 
-/* What the host read: its roots, counts, problems and skipped files,
- * named HOST:PATH. */
+/* A JSON array of the scan, or NULL. */
+static const struct jval *array(const struct jval *scan, const char *key)
+{
+	const struct jval *v = json_get(scan, key);
+
+	return v && v->type == J_ARRAY ? v : NULL;
+}
+
+/* The host's roots (at most 1000), each with the files it claims; a
+ * PATH named there that gave nothing is said as a local one. */
+static void scan_roots(struct fleet *fl, struct fleet_host *fh,
+		       const struct jval *scan, struct scan_part *sp)
+{
+	const struct jval *v = array(scan, "roots");
+	const char **roots = xcalloc(v ? v->n + 1 : 1, sizeof *roots);
+	size_t *files = xcalloc(v ? v->n + 1 : 1, sizeof *files);
+	struct strbuf p = STRBUF_INIT;
+
+	for (size_t i = 0; v && i < v->n && i < 1000; i++) {
+		const char *path = json_get_str(&v->items[i], "path");
+		if (!path)
+			continue;
+		files[sp->nroots] = claim(fl, fh, &v->items[i], "files");
+		roots[sp->nroots] = path;
+		if (!files[sp->nroots++] && fh->npaths) {
+			host_path(&p, fh->mh->name, path);
+			struct strbuf c = STRBUF_INIT;
+			sb_addf(&c, _("%s: nothing readable there"), p.buf);
+			msglog_add(fl->o.log, c.buf);
+			sb_free(&c);
+			fh->mh->empty_roots++;
+		}
+	}
+	sp->roots = roots;
+	sp->root_files = files;
+	sb_free(&p);
+}
+
+/* The problems (at most 1000) and skipped files (at most MODEL_LISTED)
+ * the host lists, by the paths it names. */
+static void scan_lists(const struct jval *scan, struct scan_part *sp)
+{
+	const struct jval *v = array(scan, "problems");
+	struct problem *pr = xcalloc(v ? v->n + 1 : 1, sizeof *pr);
+
+	for (size_t i = 0; v && i < v->n && i < 1000; i++) {
+		const char *path = json_get_str(&v->items[i], "path");
+		const char *e = json_get_str(&v->items[i], "error");
+		if (path && e)
+			pr[sp->nproblems++] = (struct problem){
+				(char *)path, (char *)e
+			};
+	}
+	sp->problems = pr;
+	v = array(scan, "skipped");
+	struct skipped *sk = xcalloc(v ? v->n + 1 : 1, sizeof *sk);
+	for (size_t i = 0; v && i < v->n && i < MODEL_LISTED; i++) {
+		const char *path = json_get_str(&v->items[i], "path");
+		if (path)
+			sk[sp->nskipped_listed++] = (struct skipped){
+				(char *)path,
+				"skipped there (its own report says why)"
+			};
+	}
+	sp->skipped = sk;
+}
+
+/* What the host read: its counts, roots, problems and skipped files,
+ * each count checked, merged as a reading thread's are (HOST:PATH). */
 static void take_scan(struct fleet *fl, struct fleet_host *fh,
 		      const struct jval *scan)
 {
-	struct model *m = fl->m;
 	struct model_host *mh = fh->mh;
-	const struct jval *v;
-	struct strbuf p = STRBUF_INIT;
+	struct scan_part sp = { .stats = { 0 } };
 
-	mh->files = claim(fl, fh, scan, "files");
-	mh->lines = claim(fl, fh, scan, "lines");
-	mh->bytes = claim(fl, fh, scan, "bytes");
-	m->stats.files = sat_add(m->stats.files, mh->files);
-	m->stats.lines = sat_add(m->stats.lines, mh->lines);
-	m->stats.bytes = sat_add(m->stats.bytes, mh->bytes);
-	m->stats.truncated_lines = sat_add(m->stats.truncated_lines,
-					   claim(fl, fh, scan,
-						 "truncated_lines"));
-	m->filtered = sat_add(m->filtered, claim(fl, fh, scan, "filtered"));
-	if ((v = json_get(scan, "roots")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < 1000; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			if (!path)
-				continue;
-			size_t files = claim(fl, fh, &v->items[i], "files");
-			host_path(&p, mh->name, path);
-			model_add_root(m, p.buf);
-			m->root_files[m->nroots - 1] = files;
-			if (!files && fh->npaths) {
-				/* As a local PATH that gave nothing. */
-				struct strbuf c = STRBUF_INIT;
-				sb_addf(&c, _("%s: nothing readable there"),
-					p.buf);
-				msglog_add(fl->o.log, c.buf);
-				sb_free(&c);
-				mh->empty_roots++;
-			}
-		}
-	}
-	size_t nproblems = 0;
-	if ((v = json_get(scan, "problems")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < 1000; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			const char *e = json_get_str(&v->items[i], "error");
-			if (!path || !e)
-				continue;
-			host_path(&p, mh->name, path);
-			model_problem(m, p.buf, "%s", e);
-			nproblems++;
-		}
-	}
-	size_t problems = claim(fl, fh, scan, "problems_total");
-	if (problems > nproblems)
-		m->problems_total = sat_add(m->problems_total,
-					    problems - nproblems);
-	size_t listed = 0;
-	if ((v = json_get(scan, "skipped")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < MODEL_LISTED; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			if (!path)
-				continue;
-			host_path(&p, mh->name, path);
-			model_skip(m, p.buf, "skipped there (its own report "
-				   "says why)");
-			listed++;
-		}
-	}
-	size_t total = claim(fl, fh, scan, "skipped_total");
-	if (total > listed)
-		m->nskipped = sat_add(m->nskipped, total - listed);
-	sb_free(&p);
+	sp.stats.files = mh->files = claim(fl, fh, scan, "files");
+	sp.stats.lines = mh->lines = claim(fl, fh, scan, "lines");
+	sp.stats.bytes = mh->bytes = claim(fl, fh, scan, "bytes");
+	sp.stats.truncated_lines = claim(fl, fh, scan, "truncated_lines");
+	sp.filtered = claim(fl, fh, scan, "filtered");
+	scan_roots(fl, fh, scan, &sp);
+	scan_lists(scan, &sp);
+	sp.problems_total = claim(fl, fh, scan, "problems_total");
+	sp.nskipped = claim(fl, fh, scan, "skipped_total");
+	model_merge_scan(fl->m, &sp, mh->name);
+	free((void *)sp.roots);
+	free((void *)sp.root_files);
+	free((void *)sp.problems);
+	free((void *)sp.skipped);
 }
 
 /* One value of the report, as it arrives.  The writer puts schema and

@@ -1,12 +1,10 @@
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "model_int.h"
-#include "strbuf.h"
 #include "xalloc.h"
 
 static unsigned long long monotonic_clock(void)
@@ -95,59 +93,6 @@ void model_free(struct model *m)
 	liveness_free(&m->live_pids);
 	model_hosts_free(m);
 	memset(m, 0, sizeof *m);
-}
-
-/* ---- what was read ---- */
-
-void model_add_root(struct model *m, const char *root)
-{
-	m->roots = xrealloc(m->roots, (m->nroots + 1) * sizeof *m->roots);
-	m->root_files = xrealloc(m->root_files,
-				 (m->nroots + 1) * sizeof *m->root_files);
-	m->root_files[m->nroots] = 0;
-	m->roots[m->nroots++] = xstrdup(root);
-}
-
-void model_skip(struct model *m, const char *path, const char *why)
-{
-	m->nskipped++;
-	if (m->nskipped_listed == MODEL_LISTED)
-		return;
-	m->skipped = xrealloc(m->skipped,
-			      (m->nskipped_listed + 1) * sizeof *m->skipped);
-	m->skipped[m->nskipped_listed++] = (struct skipped){
-		xstrdup(path), why
-	};
-}
-
-size_t model_roots_unread(const struct model *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->nroots; i++)
-		n += m->root_files[i] == 0;
-	return n;
-}
-
-void model_problem(struct model *m, const char *path, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	/* Counted, and listed up to MODEL_LISTED: a tree that keeps
-	 * failing (a directory chmod 000 and back, for weeks) must not
-	 * grow the model. */
-	m->problems_total++;
-	if (m->nproblems == MODEL_LISTED)
-		return;
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	m->problems = xrealloc(m->problems,
-			       (m->nproblems + 1) * sizeof *m->problems);
-	m->problems[m->nproblems++] = (struct problem){
-		xstrdup(path), sb_detach(&sb)
-	};
 }
 
 /* ---- counting ---- */

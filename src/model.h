@@ -223,6 +223,21 @@ struct model {
 	} base;
 };
 
+/* What a reader read, handed back to be merged into the model: a reading
+ * thread's (model_scan_part of its follower's model) or a host's (from
+ * its report).  Pointers into what the reader holds. */
+struct scan_part {
+	struct scan_stats stats;	/* seconds is not merged */
+	size_t filtered;
+	const char *const *roots;	/* a host's; a thread reads m's own */
+	const size_t *root_files;
+	size_t nroots;
+	const struct problem *problems;
+	size_t nproblems, problems_total;
+	const struct skipped *skipped;
+	size_t nskipped_listed, nskipped;
+};
+
 void model_init(struct model *m);
 /* Live modes: keep the latest `keep` incidents of each process, per-minute
  * counts, and fold gone and quiet processes. */
@@ -242,6 +257,13 @@ void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 void model_skip(struct model *m, const char *path, const char *why);
+/* What m read, as a part to merge elsewhere. */
+void model_scan_part(const struct model *m, struct scan_part *out);
+/* The one merge of what a reading thread (host NULL: its roots are m's
+ * own, in order) or a host (its roots, problems and skipped files
+ * become HOST:PATH) read; sums saturate. */
+void model_merge_scan(struct model *m, const struct scan_part *s,
+		      const char *host);
 /* Roots that nothing was read from. */
 size_t model_roots_unread(const struct model *m);
 

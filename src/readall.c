@@ -272,25 +272,15 @@ static void add_stream(struct model *m, struct worker *w,
 	}
 }
 
-/* What the workers read and skipped, added to the model's own. */
+/* What a worker read and skipped, added to the model's own: its scan,
+ * not its model (which its follower needed to intern paths in). */
 static void merge(struct model *m, struct worker *w)
 {
-	struct scan_stats *s = &w->m.stats;
+	struct scan_part part;
 
-	m->stats.files += s->files;
-	m->stats.bytes += s->bytes;
-	m->stats.lines += s->lines;
-	m->stats.truncated_lines += s->truncated_lines;
-	for (size_t i = 0; i < m->nroots && i < w->m.nroots; i++)
-		m->root_files[i] += w->m.root_files[i];
-	for (size_t i = 0; i < w->m.nskipped_listed; i++)
-		model_skip(m, w->m.skipped[i].path, w->m.skipped[i].why);
-	m->nskipped += w->m.nskipped - w->m.nskipped_listed;
-	for (size_t i = 0; i < w->m.nproblems; i++)
-		model_problem(m, w->m.problems[i].path, "%s",
-			      w->m.problems[i].error);
-	m->problems_total += w->m.problems_total - w->m.nproblems;
-	m->stats.match_limit_hits += ruleset_limit_hits(w->rs);
+	model_scan_part(&w->m, &part);
+	part.stats.match_limit_hits = ruleset_limit_hits(w->rs);
+	model_merge_scan(m, &part, NULL);
 }
 
 /* As many as there are processors, up to MAX_WORKERS, or as
