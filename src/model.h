@@ -1,11 +1,15 @@
 /* The model every view renders: counts of incidents per process and
  * class, the processes they came from, and what the scan read.  It knows
- * nothing of how it is shown.
+ * nothing of how it is shown, and keeps nothing for one view alone: a
+ * view that needs more (the text report's sections, the prom file's
+ * counts by host and name) watches the model (model_watch) and keeps it
+ * itself.  Every incident comes in by model_add.
  *
  * Memory grows with what is tracked, never with incidents seen: an
  * incident is counted, then kept only while a view may show it.
- * --once keeps every process (its report is exact) and one example per
- * class.  The live modes (model_set_live) also keep, per process, the
+ * --once keeps every process (its report is exact).  The mode is the
+ * model's live flag, set once (model_set_live): the live modes also
+ * keep, per process, the
  * latest incident (with its raw lines for the MODEL_RAW_PROCS most
  * recent processes) and the last `keep` ones (MODEL_KEPT_MAX in all),
  * per-minute counts for the last hour, and fold processes that are gone

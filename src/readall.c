@@ -111,15 +111,15 @@ static void hand_over(struct worker *w)
 
 /* A batch goes when full, and at the end of each stream (the main
  * thread may be waiting for that stream to end). */
-static void push(struct worker *w, struct item it)
+static void enqueue(struct worker *w, struct item it)
 {
 	w->batch[w->nbatch++] = it;
 	if (w->nbatch == BATCH || !it.inc)
 		hand_over(w);
 }
 
-/* Whether the incident may be its class's example: the model keeps the
- * raw lines and fields of that one only, and reports show them.  Those
+/* Whether the incident may be its class's example: the text report's
+ * sections keep the raw lines and fields of that one only.  Those
  * of others are dropped here, so that the incidents waiting for the
  * model hold no more than it needs. */
 static int may_be_example(struct worker *w, const struct incident *inc)
@@ -140,7 +140,8 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 	return 1;
 }
 
-static void take(void *ctx, struct incident *inc)
+/* The follower's incident, for the queue the model takes them from. */
+static void worker_incident(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
 	struct item it = { inc, NULL, 0 };
@@ -160,12 +161,12 @@ static void take(void *ctx, struct incident *inc)
 	}
 	if (!example)
 		incident_drop_fields(inc);
-	push(w, it);
+	enqueue(w, it);
 }
 
 static void stream_end(void *ctx)
 {
-	push(ctx, (struct item){ NULL, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, NULL, 0 });
 }
 
 /* In the worker's thread, so that workers get ready in parallel: its
@@ -174,7 +175,8 @@ static int set_up(struct worker *w)
 {
 	const struct share *sh = w->sh;
 	struct follow_opts fo = {
-		.once = 1, .take = take, .on_stream_end = stream_end, .ctx = w,
+		.once = 1, .take = worker_incident, .on_stream_end = stream_end,
+		.ctx = w,
 	};
 
 	if (!(w->rs = rules_for(sh->o, &w->err)) ||
@@ -210,7 +212,7 @@ static void *work(void *arg)
 
 /* ---- this thread's side ---- */
 
-static struct item pop(struct worker *w)
+static struct item dequeue(struct worker *w)
 {
 	if (w->taken == w->ngot) {
 		pthread_mutex_lock(&w->mu);
@@ -261,7 +263,7 @@ static void add_stream(struct model *m, struct worker *w,
 	struct adopted a = { NULL, NULL };
 
 	for (;;) {
-		struct item it = pop(w);
+		struct item it = dequeue(w);
 		if (!it.inc)
 			return;
 		adopt(m, &a, it.inc);
@@ -368,7 +370,7 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 	for (size_t s = 0; s < nstreams; s++) {
 		if (owner[s] != me)
 			continue;
-		for (struct item it; (it = pop(w)).inc;) {
+		for (struct item it; (it = dequeue(w)).inc;) {
 			incident_free(it.inc);
 			free(it.json);
 		}
