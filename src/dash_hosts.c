@@ -7,7 +7,6 @@
  * sums the host's processes' per-minute counts. */
 #include "config.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -519,16 +518,16 @@ static void host_move(struct dash *d, long delta)
 enum dash_action host_table_key(struct dash *d, int key)
 {
 	long page = d->table_height > 1 ? d->table_height - 1 : 1;
-	MEVENT ev;
+	struct tui_click ev;
 
 	switch (key) {
-	case KEY_UP: case 'k': host_move(d, -1); break;
-	case KEY_DOWN: case 'j': host_move(d, 1); break;
-	case KEY_PPAGE: host_move(d, -page); break;
-	case KEY_NPAGE: host_move(d, page); break;
-	case KEY_HOME: case 'g': d->hsel = 0; break;
-	case KEY_END: case 'G': host_move(d, (long)d->nhrows); break;
-	case '\t': case '\r': case '\n': case KEY_ENTER:
+	case TK_UP: case 'k': host_move(d, -1); break;
+	case TK_DOWN: case 'j': host_move(d, 1); break;
+	case TK_PPAGE: host_move(d, -page); break;
+	case TK_NPAGE: host_move(d, page); break;
+	case TK_HOME: case 'g': d->hsel = 0; break;
+	case TK_END: case 'G': host_move(d, (long)d->nhrows); break;
+	case '\t': case '\r': case '\n': case TK_ENTER:
 		/* Into the host: its processes. */
 		if (d->hsel < d->nhrows && d->hrows[d->hsel].h)
 			snprintf(d->filter, sizeof d->filter, "%s",
@@ -538,8 +537,8 @@ enum dash_action host_table_key(struct dash *d, int key)
 		dash_build_rows(d);
 		dash_remember_selection(d);
 		break;
-	case KEY_MOUSE:
-		if (getmouse(&ev) == OK && ev.y > d->table_y &&
+	case TK_MOUSE:
+		if (tui_click(&ev) && ev.y > d->table_y &&
 		    ev.y <= d->table_y + d->table_height &&
 		    d->htop + (size_t)(ev.y - d->table_y - 1) < d->nhrows)
 			d->hsel = d->htop + (size_t)(ev.y - d->table_y - 1);

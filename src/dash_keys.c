@@ -3,7 +3,6 @@
  * n/N step through incidents, a click selects a row or sorts by a head. */
 #include "config.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -25,10 +24,10 @@ static enum dash_action filter_key(struct dash *d, int key)
 	if (key == 27) {			/* Esc clears it */
 		d->filter[0] = '\0';
 		d->filtering = 0;
-	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+	} else if (key == '\r' || key == '\n' || key == TK_ENTER) {
 		d->filtering = 0;
 		return DASH_REDRAW;
-	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+	} else if (key == TK_BACKSPACE || key == 127 || key == 8) {
 		if (n)
 			d->filter[n - 1] = '\0';
 	} else if (key == CTRL('u')) {
@@ -77,16 +76,13 @@ static void set_sort(struct dash *d, enum sortkey k)
  * by that column (again: reversed). */
 static void mouse_key(struct dash *d)
 {
-	MEVENT ev;
+	struct tui_click ev;
 
-	if (getmouse(&ev) != OK || d->view != V_MAIN ||
-	    !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED |
-			   BUTTON1_RELEASED)))
+	if (!tui_click(&ev) || d->view != V_MAIN || !ev.button1)
 		return;
 	if (ev.y == d->table_y) {
 		int c = column_at(d, ev.x);
-		if (c >= 0 && columns[c].sort >= 0 && !(ev.bstate &
-							 BUTTON1_RELEASED))
+		if (c >= 0 && columns[c].sort >= 0 && !ev.released)
 			set_sort(d, (enum sortkey)columns[c].sort);
 	} else if (ev.y > d->table_y && ev.y <= d->table_y + d->table_height) {
 		size_t k = d->top + (size_t)(ev.y - d->table_y - 1);
@@ -103,14 +99,14 @@ static enum dash_action view_key(struct dash *d, int key)
 	int page = d->tui->rows / 2;
 
 	switch (key) {
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case KEY_UP: case 'k': d->view_top--; break;
-	case KEY_DOWN: case 'j': d->view_top++; break;
-	case KEY_PPAGE: d->view_top -= page; break;
-	case KEY_NPAGE: case ' ': d->view_top += page; break;
-	case KEY_HOME: case 'g': d->view_top = 0; break;
-	case KEY_END: case 'G': d->view_top = 1 << 20; break;
-	case KEY_RESIZE: break;
+	case 'q': case TK_F(10): return DASH_QUIT;
+	case TK_UP: case 'k': d->view_top--; break;
+	case TK_DOWN: case 'j': d->view_top++; break;
+	case TK_PPAGE: d->view_top -= page; break;
+	case TK_NPAGE: case ' ': d->view_top += page; break;
+	case TK_HOME: case 'g': d->view_top = 0; break;
+	case TK_END: case 'G': d->view_top = 1 << 20; break;
+	case TK_RESIZE: break;
 	default: d->view = V_MAIN; break;
 	}
 	return DASH_REDRAW;
@@ -128,19 +124,19 @@ static int next_sort(const struct dash *d, int k, int delta)
 static enum dash_action menu_key(struct dash *d, int key)
 {
 	switch (key) {
-	case KEY_UP: case 'k':
+	case TK_UP: case 'k':
 		d->menu_sel = next_sort(d, d->menu_sel, -1);
 		break;
-	case KEY_DOWN: case 'j':
+	case TK_DOWN: case 'j':
 		d->menu_sel = next_sort(d, d->menu_sel, 1);
 		break;
-	case '\r': case '\n': case KEY_ENTER:
+	case '\r': case '\n': case TK_ENTER:
 		d->sort = (enum sortkey)d->menu_sel;
 		d->view = V_MAIN;
 		dash_build_rows(d);
 		break;
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case KEY_RESIZE: break;
+	case 'q': case TK_F(10): return DASH_QUIT;
+	case TK_RESIZE: break;
 	default: d->view = V_MAIN; break;
 	}
 	return DASH_REDRAW;
@@ -189,8 +185,8 @@ static enum dash_action main_key(struct dash *d, int key)
 	if (d->by_host && host_table_key(d, key) == DASH_REDRAW)
 		return DASH_REDRAW;
 	switch (key) {
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case '?': case 'h': case KEY_F(1):
+	case 'q': case TK_F(10): return DASH_QUIT;
+	case '?': case 'h': case TK_F(1):
 		d->view = V_HELP;
 		d->view_top = 0;
 		break;
@@ -198,17 +194,17 @@ static enum dash_action main_key(struct dash *d, int key)
 		d->view = V_MESSAGES;
 		d->view_top = 1 << 20;	/* the newest */
 		break;
-	case '>': case KEY_F(6):
+	case '>': case TK_F(6):
 		d->view = V_SORT_MENU;
 		d->menu_sel = (int)d->sort;
 		break;
-	case KEY_UP: case 'k': move_sel(d, -1); break;
-	case KEY_DOWN: case 'j': move_sel(d, 1); break;
-	case KEY_PPAGE: move_sel(d, -page); break;
-	case KEY_NPAGE: move_sel(d, page); break;
-	case KEY_HOME: case 'g': move_sel(d, -(long)d->nrows - (1L << 20)); break;
-	case KEY_END: case 'G': move_sel(d, (long)d->nrows + (1L << 20)); break;
-	case '\t': case '\r': case '\n': case KEY_ENTER:
+	case TK_UP: case 'k': move_sel(d, -1); break;
+	case TK_DOWN: case 'j': move_sel(d, 1); break;
+	case TK_PPAGE: move_sel(d, -page); break;
+	case TK_NPAGE: move_sel(d, page); break;
+	case TK_HOME: case 'g': move_sel(d, -(long)d->nrows - (1L << 20)); break;
+	case TK_END: case 'G': move_sel(d, (long)d->nrows + (1L << 20)); break;
+	case '\t': case '\r': case '\n': case TK_ENTER:
 		d->detail_focus = !d->detail_focus;
 		break;
 	case ']': case 'n': step(d, 1); break;
@@ -217,7 +213,7 @@ static enum dash_action main_key(struct dash *d, int key)
 	case 'v': case 'H': host_keys(d, key); break;
 	case 'S': d->reverse = !d->reverse; break;
 	case 'w': d->win = (d->win + 1) % W_COUNT; d->step = 0; break;
-	case '/': case KEY_F(3): d->filtering = 1; break;
+	case '/': case TK_F(3): d->filtering = 1; break;
 	case 'p': toggle_pause(d); break;
 	case 'l': d->show_raw = !d->show_raw; d->detail_scroll = 0; break;
 	case 't': return DASH_THEME;
@@ -225,7 +221,7 @@ static enum dash_action main_key(struct dash *d, int key)
 		d->mouse = tui_mouse(d->tui, !d->mouse);
 		dash_set_message(d, tr(d->mouse ? L_MOUSE_ON : L_MOUSE_OFF));
 		break;
-	case KEY_MOUSE: mouse_key(d); break;
+	case TK_MOUSE: mouse_key(d); break;
 	case 'o': {
 		const struct incident *inc = detail_incident(d);
 		if (inc && strcmp(inc->file, "-") != 0) {
@@ -236,7 +232,7 @@ static enum dash_action main_key(struct dash *d, int key)
 		break;
 	}
 	case CTRL('l'): tui_refresh(1); break;
-	case KEY_RESIZE: break;
+	case TK_RESIZE: break;
 	default: return DASH_NONE;
 	}
 	if (!d->paused)
@@ -247,7 +243,7 @@ static enum dash_action main_key(struct dash *d, int key)
 enum dash_action dash_key(struct dash *d, int key)
 {
 	/* A key acknowledges the message line (errors of o included). */
-	if (key != KEY_RESIZE && key != KEY_MOUSE) {
+	if (key != TK_RESIZE && key != TK_MOUSE) {
 		d->message[0] = '\0';
 		d->log_seen = d->log ? d->log->total : 0;
 	}
@@ -255,7 +251,7 @@ enum dash_action dash_key(struct dash *d, int key)
 		return filter_key(d, key);
 	if (d->view == V_HELP || d->view == V_MESSAGES || d->view == V_HOSTS) {
 		if ((d->view == V_HELP && (key == '?' || key == 'h' ||
-					   key == KEY_F(1))) ||
+					   key == TK_F(1))) ||
 		    (d->view == V_MESSAGES && key == 'e') ||
 		    (d->view == V_HOSTS && key == 'H') || key == 27) {
 			d->view = V_MAIN;
