@@ -70,3 +70,27 @@ void msglog_flush(struct msglog *l)
 	for (size_t i = 0; i < l->n; i++)
 		fprintf(stderr, "plogtop: %s\n", msglog_get(l, i)->text);
 }
+
+void msglog_note(struct msglog *l, const char *text)
+{
+	struct strbuf clean = STRBUF_INIT, ascii = STRBUF_INIT;
+
+	sanitize(&clean, text, strlen(text));
+	if (l->ascii)
+		escape_8bit(&ascii, clean.buf, clean.len);
+	snprintf(l->note, sizeof l->note, "%s",
+		 sb_str(l->ascii ? &ascii : &clean));
+	sb_free(&clean);
+	sb_free(&ascii);
+}
+
+void msglog_note_done(struct msglog *l)
+{
+	if (l)
+		l->note[0] = '\0';
+}
+
+const char *msglog_note_text(const struct msglog *l)
+{
+	return l->note[0] ? l->note : NULL;
+}

@@ -27,6 +27,7 @@ struct msglog {
 	size_t total;		/* every message since the start */
 	int attached;		/* a dashboard shows them */
 	int ascii;		/* escape bytes >= 0x80 */
+	char note[256];		/* msglog_note's, "" none */
 };
 
 void msglog_init(struct msglog *l);
@@ -39,5 +40,13 @@ void msglog_add(struct msglog *l, const char *text);
 void msglog_flush(struct msglog *l);
 /* The i-th message, 0 the oldest kept; NULL past the end. */
 const struct msg *msglog_get(const struct msglog *l, size_t i);
+
+/* A note of the dashboard's own (the theme chosen, an error of o),
+ * sanitised as a message: shown on the message line, without a time,
+ * until the next key (msglog_note_done); not kept with the messages. */
+void msglog_note(struct msglog *l, const char *text);
+void msglog_note_done(struct msglog *l);
+/* The note, or NULL when there is none. */
+const char *msglog_note_text(const struct msglog *l);
 
 #endif

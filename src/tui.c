@@ -193,6 +193,19 @@ int tui_click(struct tui_click *c)
 	return 1;
 }
 
+void tui_clean(const struct tui *t, struct strbuf *sb, const char *s)
+{
+	sb_reset(sb);
+	if (t->utf8) {
+		sanitize(sb, s, strlen(s));
+	} else {
+		struct strbuf c = STRBUF_INIT;
+		sanitize(&c, s, strlen(s));
+		escape_8bit(sb, c.buf ? c.buf : "", c.len);
+		sb_free(&c);
+	}
+}
+
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 	      enum theme_item item, int pad)
 {

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "strbuf.h"
 #include "theme.h"
 
 struct tui {
@@ -54,6 +55,9 @@ void tui_size(struct tui *t);
  * when the terminal has no mouse). */
 int tui_mouse(struct tui *t, int on);
 
+/* Replaces sb with s sanitised for the screen, in ASCII (\xNN) when
+ * the terminal cannot show UTF-8: any bytes from a log or a host. */
+void tui_clean(const struct tui *t, struct strbuf *sb, const char *s);
 /* Text at (y, x) in at most width columns, padded to width when pad.
  * Without UTF-8 every byte >= 0x80 is spelt \xNN: no garbage. */
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,
