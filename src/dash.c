@@ -11,7 +11,7 @@
 #include <time.h>
 
 #include "dash_int.h"
-#include "follow.h"
+#include "monoclock.h"
 #include "sanitize.h"
 #include "xalloc.h"
 

@@ -230,9 +230,9 @@ void draw_key_bar(struct dash *d, int y)
  * arrived since the last key; NULL when none. */
 const char *message_line(const struct dash *d, char *buf, size_t n)
 {
-	const char *note = d->log ? msglog_note_text(d->log) : NULL;
+	const char *note = d->log ? msglog_note_text(d->log) : "";
 
-	if (note) {
+	if (*note) {
 		snprintf(buf, n, " %s", note);
 		return buf;
 	}

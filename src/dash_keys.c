@@ -138,7 +138,8 @@ enum dash_action dash_key(struct dash *d, int key)
 {
 	/* A key acknowledges the message line (errors of o included). */
 	if (key != TK_RESIZE && key != TK_MOUSE) {
-		msglog_note_done(d->log);
+		if (d->log)
+			msglog_note_clear(d->log);
 		d->log_seen = d->log ? d->log->total : 0;
 	}
 	if (d->filtering)

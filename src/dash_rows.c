@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "dash_int.h"
-#include "follow.h"
+#include "monoclock.h"
 #include "xalloc.h"
 
 int sort_shown(const struct dash *d, int k)

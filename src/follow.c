@@ -50,12 +50,7 @@ static void emit(void *ctx, struct incident *inc)
 	}
 	/* Captured output has no log time: read live, it happened about
 	 * now, and counts in the 1-minute window (history keeps none). */
-	if (inc->first == LOGTIME_UNKNOWN && !fw->o.once &&
-	    !follower_reading_history(fw))
-		inc->first = inc->last = logtime_now();
-	/* Captured output has no log time: read live, it happened about
-	 * now, and counts in the 1-minute window (history keeps none). */
-	if (inc->first == LOGTIME_UNKNOWN && fw->m->live &&
+	if (inc->first == LOGTIME_UNKNOWN && (!fw->o.once || fw->m->live) &&
 	    !follower_reading_history(fw))
 		inc->first = inc->last = logtime_now();
 	model_add(fw->m, inc);
@@ -68,13 +63,10 @@ void follow_say(const struct follower *fw, const char *path, const char *why)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	/* Path names come from the file system: sanitised like logs. */
-	sanitize(&sb, path, strlen(path));
-	sb_addf(&sb, ": %s", why);
-	if (fw->o.on_message)
-		fw->o.on_message(fw->o.ctx, sb.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	/* Path names come from the file system: the sink sanitises them
+	 * like logs. */
+	sb_addf(&sb, "%s: %s", path, why);
+	msglog_add(fw->o.log, sb.buf);
 	sb_free(&sb);
 }
 
@@ -529,7 +521,7 @@ void follower_handle(struct follower *fw, int inotify_ready, int stdin_ready,
 		follow_read_events(fw, now);
 	if (stdin_ready && fw->stdin_tail && !fw->stdin_tail->stdin_eof)
 		read_stdin(fw, now);
-	if (follow_any_polled(fw) && now >= fw->next_poll) {
+	if (follow_polling(fw) && now >= fw->next_poll) {
 		follow_poll_dirs(fw, now);
 		fw->next_poll = now + poll_interval(fw);
 	}
@@ -560,7 +552,7 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 					? t->partial_since_ms + fw->partial_ms
 					: t->last_ms + RECORD_QUIET_MS);
 	}
-	if (follow_any_polled(fw))
+	if (follow_polling(fw))
 		earliest(&next, fw->next_poll ? fw->next_poll : now);
 	if (fw->backlog.n)
 		return 0;

@@ -135,8 +135,9 @@ static int watch_dir(struct follower *fw, const char *path)
 	return -1;
 }
 
-/* A directory that would be polled if it were to be followed live. */
-static int counts_as_polled(const struct follower *fw, const struct dir *d)
+/* A directory without a watch that a live follower must poll: counted
+ * in nunwatched (--once polls nothing, and a skipped one is not read). */
+static int unwatched_live(const struct follower *fw, const struct dir *d)
 {
 	return d->wd < 0 && !fw->o.once && d->kind != DIR_SKIPPED;
 }
@@ -156,7 +157,7 @@ struct dir *follow_new_dir(struct follower *fw, const char *path,
 	d->kind = kind;
 	d->root = root;
 	d->wd = fw->o.once || kind == DIR_SKIPPED ? -1 : watch_dir(fw, path);
-	fw->npolled += counts_as_polled(fw, d);
+	fw->nunwatched += unwatched_live(fw, d);
 	unsigned b = path_bucket(d->path);
 	d->by_path = fw->dir_by_path[b];
 	fw->dir_by_path[b] = d;
@@ -284,8 +285,8 @@ static void forget_dir(struct follower *fw, struct dir *d)
 		if (s->wd >= 0 && fw->ifd >= 0) {
 			inotify_rm_watch(fw->ifd, s->wd);
 			fw->nwatches--;
-		} else if (counts_as_polled(fw, s)) {
-			fw->npolled--;
+		} else if (unwatched_live(fw, s)) {
+			fw->nunwatched--;
 		}
 		unlink_dir(fw, s);
 		if (i > fw->ndirs)
@@ -521,7 +522,8 @@ void follow_read_events(struct follower *fw, unsigned long long now)
 	}
 }
 
-static int polled(const struct follower *fw, const struct dir *d)
+/* Whether a poll lists d: no inotify at all, or no watch on it. */
+static int listed_by_poll(const struct follower *fw, const struct dir *d)
 {
 	return fw->ifd < 0 || d->wd < 0;
 }
@@ -529,7 +531,7 @@ static int polled(const struct follower *fw, const struct dir *d)
 void follow_poll_dirs(struct follower *fw, unsigned long long now)
 {
 	for (size_t i = 0; i < fw->ndirs; i++)
-		if (polled(fw, fw->dirs[i]) &&
+		if (listed_by_poll(fw, fw->dirs[i]) &&
 		    listed(fw->dirs[i]))
 			scan_dir(fw, fw->dirs[i], now);
 	/* Files in polled directories: read what grew (a tail reads
@@ -550,10 +552,10 @@ const char *follower_how(const struct follower *fw)
 {
 	if (fw->o.poll_ms || fw->ifd < 0)
 		return "polling";
-	return follow_any_polled(fw) ? "inotify+polling" : "inotify";
+	return follow_polling(fw) ? "inotify+polling" : "inotify";
 }
 
-int follow_any_polled(const struct follower *fw)
+int follow_polling(const struct follower *fw)
 {
-	return fw->npolled > 0 || (fw->nwaiting > 0 && fw->ifd < 0);
+	return fw->nunwatched > 0 || (fw->nwaiting > 0 && fw->ifd < 0);
 }

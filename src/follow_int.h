@@ -79,7 +79,7 @@ struct follower {
 	struct tail *stdin_tail;
 	int stdin_flags;	/* as they were, restored at the end */
 	size_t nwatches;
-	size_t npolled;		/* directories inotify does not cover */
+	size_t nunwatched;	/* live directories inotify does not cover */
 	int warned_watches, warned_remote, warned_poll;
 	unsigned long long next_poll;
 	unsigned long long generation;
@@ -153,7 +153,9 @@ void follow_wait_for(struct follower *fw, const char *path, size_t root);
 void follow_check_waiting(struct follower *fw, unsigned long long now);
 void follow_read_events(struct follower *fw, unsigned long long now);
 void follow_poll_dirs(struct follower *fw, unsigned long long now);
-int follow_any_polled(const struct follower *fw);
+/* Whether anything is found by polling: directories without a watch,
+ * or roots waited for without inotify. */
+int follow_polling(const struct follower *fw);
 void follow_free_dirs(struct follower *fw);
 
 #endif

@@ -40,14 +40,11 @@
  * for a terminal whose charset is not UTF-8. */
 static int fail(const char *msg)
 {
-	struct strbuf clean = STRBUF_INIT, ascii = STRBUF_INIT;
+	struct strbuf clean = STRBUF_INIT;
 
-	sanitize(&clean, msg, strlen(msg));
-	if (!locale_is_utf8())
-		escape_8bit(&ascii, clean.buf, clean.len);
-	fprintf(stderr, "plogtop: %s\n", sb_str(ascii.len ? &ascii : &clean));
+	clean_for(&clean, msg, strlen(msg), CLEAN_LOCALE);
+	fprintf(stderr, "plogtop: %s\n", sb_str(&clean));
 	sb_free(&clean);
-	sb_free(&ascii);
 	return EXIT_TROUBLE;
 }
 
@@ -67,7 +64,7 @@ static int report_text_8bit(const struct model *m,
 		rc = -1;
 	if (rc == 0) {
 		struct strbuf ascii = STRBUF_INIT;
-		escape_8bit(&ascii, buf, len);
+		clean_for(&ascii, buf, len, CLEAN_ASCII | CLEAN_DONE);
 		if (fwrite(ascii.buf, 1, ascii.len, out) != ascii.len)
 			rc = -1;
 		sb_free(&ascii);

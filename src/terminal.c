@@ -111,13 +111,7 @@ int terminal_check(struct strbuf *err)
 		return -1;
 	}
 	struct strbuf name = STRBUF_INIT;
-	sanitize(&name, term, strlen(term));
-	if (!locale_is_utf8()) {
-		struct strbuf a = STRBUF_INIT;
-		escape_8bit(&a, name.buf, name.len);
-		sb_free(&name);
-		name = a;
-	}
+	clean_for(&name, term, strlen(term), CLEAN_LOCALE);
 	int rc = -1;
 	if (strcmp(term, "dumb") == 0)
 		sb_addf(err, _("TERM=dumb cannot show the dashboard (no cursor "

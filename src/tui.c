@@ -196,14 +196,7 @@ int tui_click(struct tui_click *c)
 void tui_clean(const struct tui *t, struct strbuf *sb, const char *s)
 {
 	sb_reset(sb);
-	if (t->utf8) {
-		sanitize(sb, s, strlen(s));
-	} else {
-		struct strbuf c = STRBUF_INIT;
-		sanitize(&c, s, strlen(s));
-		escape_8bit(sb, c.buf ? c.buf : "", c.len);
-		sb_free(&c);
-	}
+	clean_for(sb, s, strlen(s), t->utf8 ? CLEAN_UTF8 : CLEAN_ASCII);
 }
 
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,
@@ -215,7 +208,7 @@ void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 		width = t->cols - x;
 	struct strbuf ascii = STRBUF_INIT;
 	if (!t->utf8) {
-		escape_8bit(&ascii, s, strlen(s));
+		clean_for(&ascii, s, strlen(s), CLEAN_ASCII | CLEAN_DONE);
 		s = sb_str(&ascii);
 	}
 	size_t n = text_fit(s, (size_t)width);
