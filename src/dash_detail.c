@@ -1,9 +1,9 @@
-/* The detail pane, a panel: the selected process's classes, one of its incidents
- * (the latest, or stepped to with [ ] / n N), and its fix or raw lines;
- * wrapped at spaces (never inside a word or a file name), scrolled no
- * further than its end, with a marker when more is below.  Its keys
- * scroll it (when it has the focus), step, show the raw lines, open
- * the incident's file. */
+/* The detail pane, a panel: the selected process's classes, one of its
+ * incidents (the latest, or stepped to with [ ] / n N), and its fix or
+ * raw lines; wrapped at spaces (never inside a word or a file name),
+ * scrolled no further than its end, with a marker when more is below.
+ * Its keys scroll it (when it has the focus), step, show the raw lines
+ * and open the incident's file. */
 #include "config.h"
 
 #include <stdio.h>

@@ -28,6 +28,8 @@ static const char *const state_label[HOST_STATE_COUNT] = {
 enum hcol { H_HOST, H_STATE, H_PROCS, H_RES0, H_TOTAL = H_RES0 + NRES,
 	    H_TREND, H_LAST, H_COUNT };
 
+_Static_assert(H_COUNT <= COLS_MAX, "more columns than the engine takes");
+
 static int max_i(int a, int b)
 {
 	return a > b ? a : b;

@@ -48,7 +48,7 @@ enum sortkey { S_LAST, S_TOTAL, S_PID, S_NAME, S_ALIVE, S_HOST, S_COL0,
 extern const enum resource res_columns[NRES];
 extern const char *const sort_names[S_COUNT];
 
-/* ---- the table's columns (dash_table.c) ---- */
+/* ---- the process table's columns (dash_text.c) ---- */
 enum col_id { C_HOST, C_PID, C_NAME, C_ALIVE, C_RES0, C_TOTAL = C_RES0 + NRES,
 	      C_TREND, C_LAST, C_COUNT };
 

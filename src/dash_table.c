@@ -13,6 +13,8 @@
 #include "tui.h"
 
 #define NAME_MAX_W 32
+
+_Static_assert(C_COUNT <= COLS_MAX, "more columns than the engine takes");
 #define HOST_MAX_W 16
 
 /* The columns as the engine takes them: NAME grows up to NAME_MAX_W. */
