@@ -142,7 +142,7 @@ extern const struct panel sort_panel;
 
 /* dash_header.c: draws the header; returns the rows it took. */
 int draw_header(struct dash *d);
-/* dash_help.c: the bottom lines. */
+/* dash_bar.c: the bottom lines. */
 int key_bar_rows(const struct dash *d);
 void draw_key_bar(struct dash *d, int y);
 const char *message_line(const struct dash *d, char *buf, size_t n);
