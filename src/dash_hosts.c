@@ -28,7 +28,8 @@ static const char *const state_label[HOST_STATE_COUNT] = {
 enum hcol { H_HOST, H_STATE, H_PROCS, H_RES0, H_TOTAL = H_RES0 + NRES,
 	    H_TREND, H_LAST, H_COUNT };
 
-_Static_assert(H_COUNT <= COLS_MAX, "more columns than the engine takes");
+/* The column engine takes COLS_MAX columns at most. */
+_Static_assert(H_COUNT <= COLS_MAX, "COLS_MAX");
 
 static int max_i(int a, int b)
 {

@@ -14,7 +14,8 @@
 
 #define NAME_MAX_W 32
 
-_Static_assert(C_COUNT <= COLS_MAX, "more columns than the engine takes");
+/* The column engine takes COLS_MAX columns at most. */
+_Static_assert(C_COUNT <= COLS_MAX, "COLS_MAX");
 #define HOST_MAX_W 16
 
 /* The columns as the engine takes them: NAME grows up to NAME_MAX_W. */
