@@ -126,7 +126,9 @@ struct dash {
 };
 
 /* A view of the dashboard: draws itself in height rows from y0, and
- * takes a key: DASH_NONE when the key is not its own. */
+ * takes a key: DASH_NONE when the key is not its own (key NULL: a
+ * panel that takes none).  A panel reads the state above and the model,
+ * and calls only what is below it (dash_rows.c and lower). */
 struct panel {
 	void (*draw)(struct dash *d, int y0, int height);
 	enum dash_action (*key)(struct dash *d, int key);
