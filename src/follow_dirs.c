@@ -15,6 +15,7 @@
 
 #include "i18n.h"
 #include "follow_int.h"
+#include "htab.h"
 #include "xalloc.h"
 
 
@@ -43,13 +44,9 @@ static int remote_fs(const char *path)
 	return 0;
 }
 
-static unsigned path_bucket(const char *s)
+static size_t path_bucket(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h % DIR_BUCKETS;
+	return htab_hash_str(s, 0) % DIR_BUCKETS;
 }
 
 static unsigned wd_bucket(int wd)
@@ -206,7 +203,7 @@ static struct dir *follow_new_dir(struct follower *fw, const char *path,
 	d->root = root;
 	d->wd = fw->o.once || kind == DIR_SKIPPED ? -1 : watch_dir(fw, path);
 	fw->ds.nunwatched += unwatched_live(fw, d);
-	unsigned b = path_bucket(d->path);
+	size_t b = path_bucket(d->path);
 	d->by_path = fw->ds.by_path[b];
 	fw->ds.by_path[b] = d;
 	if (d->wd >= 0) {

@@ -7,15 +7,12 @@
 #include <string.h>
 
 #include "follow_int.h"
+#include "htab.h"
 #include "xalloc.h"
 
-static unsigned hash_path(const char *s)
+static size_t hash_path(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h % TAIL_BUCKETS;
+	return htab_hash_str(s, 0) % TAIL_BUCKETS;
 }
 
 struct tail *tailtab_find(const struct tailtab *tt, const char *path)
@@ -29,7 +26,7 @@ struct tail *tailtab_find(const struct tailtab *tt, const char *path)
 void tailtab_insert(struct tailtab *tt, struct tail *t)
 {
 	struct tailnode *n = xmalloc(sizeof *n);
-	unsigned h = hash_path(t->path);
+	size_t h = hash_path(t->path);
 
 	n->t = t;
 	n->next = tt->bucket[h];
