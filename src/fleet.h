@@ -35,10 +35,10 @@ struct fleet_opts {
 	const char *since_arg;	/* passed on */
 	int once;
 	unsigned timeout_ms;	/* --once: each host's report within it */
-	/* A host's state changed ("HOST: down: why"), sanitised. */
-	void (*on_message)(void *ctx, const char *text);
+	/* Where a host's changes go ("HOST: down: why"); NULL: stderr at
+	 * once (src/msglog.h). */
+	struct msglog *log;
 	void *ctx;
-	struct msglog *log;	/* --once: what its reports say */
 };
 
 struct fleet;

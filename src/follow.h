@@ -10,6 +10,8 @@
 #include "fileid.h"
 #include "incident.h"
 #include "model.h"
+#include "monoclock.h"
+#include "msglog.h"
 #include "rules.h"
 
 /* Where to start a file again: its identity at the resume point, and the
@@ -27,9 +29,9 @@ struct follow_opts {
 	int skip_history;	/* --since=now: start at the end of files */
 	unsigned poll_ms;	/* > 0: poll everywhere, this often */
 	size_t max_watches;	/* 0: as many as the kernel gives */
-	/* Status messages ("PATH: what happened", sanitised); stderr when
-	 * NULL.  A dashboard shows them rather than let them scroll it. */
-	void (*on_message)(void *ctx, const char *text);
+	/* Where status messages ("PATH: what happened") go; NULL: stderr
+	 * at once (src/msglog.h). */
+	struct msglog *log;
 	/* A reader that splits the work between threads: incidents go to
 	 * take (which owns them) instead of the model (model_add), and on_stream_end is
 	 * called when a stream of the history has ended, its chains closed. */
@@ -147,7 +149,5 @@ unsigned long long follower_generation(const struct follower *fw);
 /* The resume points of every file read so far (not standard input),
  * into *out (the caller frees it); returns how many. */
 size_t follower_positions(struct follower *fw, struct position **out);
-
-unsigned long long monotonic_ms(void);
 
 #endif

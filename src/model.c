@@ -5,21 +5,13 @@
 #include <time.h>
 
 #include "model_int.h"
+#include "monoclock.h"
 #include "xalloc.h"
-
-static unsigned long long monotonic_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 +
-	       (unsigned long long)ts.tv_nsec / 1000000;
-}
 
 void model_init(struct model *m)
 {
 	memset(m, 0, sizeof *m);
-	m->clock_ms = monotonic_clock;
+	m->clock_ms = monotonic_ms;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
 	/* To the millisecond: the prom file's %.3f gives it back exactly,

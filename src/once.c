@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
-#include "follow.h"
+#include "monoclock.h"
 #include "i18n.h"
 #include "once.h"
 #include "prom.h"
@@ -20,6 +20,7 @@
 #include "report.h"
 #include "sanitize.h"
 #include "state.h"
+#include "terminal.h"
 #include "xalloc.h"
 
 /* stdout's buffer for a JSON report. */
@@ -63,33 +64,13 @@ static int report_text_8bit(const struct model *m,
 		rc = -1;
 	if (rc == 0) {
 		struct strbuf ascii = STRBUF_INIT;
-		escape_8bit(&ascii, buf, len);
+		clean_for(&ascii, buf, len, CLEAN_ASCII | CLEAN_DONE);
 		if (fwrite(ascii.buf, 1, ascii.len, out) != ascii.len)
 			rc = -1;
 		sb_free(&ascii);
 	}
 	free(buf);
 	return rc;
-}
-
-static int use_color(enum color c)
-{
-	const char *term = getenv("TERM");
-	const char *no = getenv("NO_COLOR");
-
-	if (c != COLOR_AUTO)
-		return c == COLOR_ALWAYS;
-	return isatty(STDOUT_FILENO) && !(no && *no) &&
-	       !(term && strcmp(term, "dumb") == 0);
-}
-
-static double seconds_since(const struct timespec *t0)
-{
-	struct timespec t1;
-
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
 /* Every host to its end (or its timeout); returns how many failed:
@@ -198,7 +179,7 @@ static void json_begin(struct once *on, const struct catalog *cat)
 
 	/* Tens of megabytes may go out: in large writes, not in the
 	 * default 4 KiB ones.  The buffer stays stdout's until exit. */
-	if (!isatty(STDOUT_FILENO))
+	if (!terminal_stdout())
 		setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
 	json_stream_init(&on->js, stdout, cat);
 	report_json_head(&head, &on->ro);
@@ -215,7 +196,7 @@ static int begin(struct once *on, const struct options *o,
 	model_init(&on->m);
 	prom_counts_init(&on->prom, &on->m);
 	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
-	gethostname(on->host, sizeof on->host - 1);
+	local_host_name(on->host, sizeof on->host);
 	on->rr = (struct read_resume){ posset_resume_for, &on->ps, NULL, 0 };
 	on->resuming = o->state_file || o->resume_file;
 	if (state_open(o->state_file, o->resume_file, &on->m, &on->prom,
@@ -227,7 +208,7 @@ static int begin(struct once *on, const struct options *o,
 	}
 	on->ro = (struct report_opts){
 		.cat = cat, .host = on->host, .version = PACKAGE_VERSION,
-		.color = use_color(o->color), .width = 80,
+		.color = terminal_report_colour(o->color), .width = 80,
 		.incidents = on->json ? &on->js : NULL,
 		.state_file = o->state_file,
 		.counted_since = on->m.counted_since,
@@ -297,17 +278,16 @@ int run_once(const struct options *o, struct ruleset *rs,
 	     const struct catalog *cat, struct msglog *log)
 {
 	struct once on = { .log = log, .sections = { NULL, NULL, 0 } };
-	struct timespec t0;
 
 	if (begin(&on, o, cat) < 0)
 		return EXIT_TROUBLE;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = monotonic_seconds();
 	int rc = read_all(o, rs, &on.m, on.json ? &on.js : NULL,
 			  on.resuming ? &on.rr : NULL, &on.err);
 	size_t nlocal = on.m.nroots, hosts_down = 0;
 	if (rc == 0)
 		hosts_down = read_hosts(&on);
-	on.m.stats.seconds = seconds_since(&t0);
+	on.m.stats.seconds = monotonic_seconds() - t0;
 	on.m.stats.match_limit_hits += ruleset_limit_hits(rs);
 	if (rc < 0) {
 		say(&on, on.err.buf);
