@@ -3,6 +3,8 @@
  * freed once nothing points at them, and prom counts that stay exact. */
 #include "config.h"
 
+#include <stdint.h>
+
 #include "unit.h"
 
 #include "model.h"
@@ -526,6 +528,104 @@ static void test_prom_counts_by_host(void **state)
 	model_free(&m);
 }
 
+/* The one way in: model_add tells each view of what it counted (not of
+ * what --since left out), bumps the generation with every incident, and
+ * stamps captured output read as it was written in the live modes only. */
+struct seen {
+	size_t n;
+	const struct incident *last;
+};
+
+static void see(void *ctx, const struct incident *inc)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	s->last = inc;
+}
+
+static void test_one_way_in(void **state)
+{
+	struct model m;
+	struct seen a = { 0, NULL }, b = { 0, NULL };
+
+	(void)state;
+	model_init(&m);
+	model_watch(&m, see, &a);
+	model_watch(&m, see, &b);
+	m.since = logtime_make(2026, 1, 1, 0, 0, 0, 0);
+	struct incident *old = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2025, 1, 1, 0, 0, 0, 0), NULL);
+	assert_int_equal(model_add(&m, old, READ_BEFORE), 0);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(m.generation, 1);
+	struct incident *inc = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2026, 2, 1, 0, 0, 0, 0), NULL);
+	assert_int_equal(model_add(&m, inc, READ_BEFORE), 1);
+	assert_int_equal(a.n, 1);
+	assert_ptr_equal(a.last, inc);
+	assert_int_equal(b.n, 1);
+	assert_int_equal(m.generation, 2);
+	model_unwatch(&m, &a);
+	m.since = LOGTIME_UNKNOWN;
+	/* --once: no time of its own stays none, however it was read. */
+	inc = make(DEAD_PID, "p", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_int_equal(inc->first, LOGTIME_UNKNOWN);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(b.n, 2);
+	model_free(&m);
+
+	/* Live: read as written, it happened now; from the history, not. */
+	live_model(&m, 1);
+	logtime_t before = logtime_now();
+	inc = make(DEAD_PID, "q", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_true(inc->first >= before && inc->first <= logtime_now());
+	inc = make(DEAD_PID, "q", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(inc->first, LOGTIME_UNKNOWN);
+	model_free(&m);
+}
+
+/* One merge for what a reading thread and a host read: a thread's roots
+ * are the model's own, a host's become HOST:PATH, and sums saturate. */
+static void test_merge_scan(void **state)
+{
+	struct model m, w;
+	struct scan_part part;
+
+	(void)state;
+	model_init(&m);
+	model_init(&w);
+	model_add_root(&m, "/logs");
+	model_add_root(&w, "/logs");
+	w.stats.files = 3;
+	w.stats.lines = 30;
+	w.root_files[0] = 3;
+	model_skip(&w, "/logs/a.gz", "compressed");
+	model_problem(&w, "/logs/d", "Permission denied");
+	model_scan_part(&w, &part);
+	model_merge_scan(&m, &part, NULL);
+	model_merge_scan(&m, &part, "h1");
+	assert_int_equal(m.stats.files, 6);
+	assert_int_equal(m.stats.lines, 60);
+	assert_int_equal(m.nroots, 2);
+	assert_int_equal(m.root_files[0], 3);
+	assert_string_equal(m.roots[1], "h1:/logs");
+	assert_int_equal(m.root_files[1], 3);
+	assert_int_equal(m.nskipped, 2);
+	assert_string_equal(m.skipped[1].path, "h1:/logs/a.gz");
+	assert_int_equal(m.problems_total, 2);
+	assert_string_equal(m.problems[0].path, "/logs/d");
+	assert_string_equal(m.problems[1].path, "h1:/logs/d");
+	part = (struct scan_part){ .stats = { .files = SIZE_MAX } };
+	model_merge_scan(&m, &part, "h2");
+	assert_int_equal(m.stats.files, SIZE_MAX);
+	model_free(&w);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -543,6 +643,8 @@ int main(void)
 		cmocka_unit_test(test_since_leaves_out_but_keeps_until_next),
 		cmocka_unit_test(test_problems_bounded),
 		cmocka_unit_test(test_prom_counts_by_host),
+		cmocka_unit_test(test_one_way_in),
+		cmocka_unit_test(test_merge_scan),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
