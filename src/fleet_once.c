@@ -88,11 +88,15 @@ static void scan_roots(struct fleet *fl, struct fleet_host *fh,
 		files[sp->nroots] = claim(fl, fh, &v->items[i], "files");
 		roots[sp->nroots] = path;
 		if (!files[sp->nroots++] && fh->npaths) {
+			/* As a local PATH that gave nothing: the same text. */
 			host_path(&p, fh->mh->name, path);
-			struct strbuf c = STRBUF_INIT;
-			sb_addf(&c, _("%s: nothing readable there"), p.buf);
-			msglog_add(fl->o.log, c.buf);
+			struct strbuf c = STRBUF_INIT, msg = STRBUF_INIT;
+			clean_for(&c, p.buf, p.len, CLEAN_LOCALE);
+			sb_addf(&msg, _("plogtop: %s: nothing readable "
+					"there\n"), c.buf);
+			msglog_usage(msg.buf);
 			sb_free(&c);
+			sb_free(&msg);
 			fh->mh->empty_roots++;
 		}
 	}

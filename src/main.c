@@ -72,10 +72,11 @@ static int check_default_root(const struct options *o,
 		strerror(e));
 	msglog_add(log, msg.buf);
 	sb_free(&msg);
-	msglog_add(log, _("it is $ASCEND_PROCESS_LOG_PATH, else "
-			  "$ASCEND_WORK_PATH/log, else $HOME/ascend/log;"));
-	msglog_add(log, _("set one of them, or name a directory or file: "
-			  "plogtop PATH"));
+	/* The hint is one translated text, with its own prefixes. */
+	msglog_usage(_("plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
+		       "$ASCEND_WORK_PATH/log, else $HOME/ascend/log;\n"
+		       "plogtop: set one of them, or name a directory or file: "
+		       "plogtop PATH\n"));
 	return -1;
 }
 
@@ -120,13 +121,12 @@ static void say_locale(struct msglog *log)
 }
 
 /* `plogtop -` typed at a prompt would otherwise wait in silence. */
-static void say_reading_stdin(const struct options *o,
-			      struct msglog *log)
+static void say_reading_stdin(const struct options *o)
 {
 	for (size_t i = 0; i < o->npaths; i++) {
 		if (strcmp(o->paths[i], "-") == 0 && terminal_stdin()) {
-			msglog_add(log, _("reading standard input (Ctrl-D "
-					  "ends it)"));
+			msglog_usage(_("plogtop: reading standard input "
+				       "(Ctrl-D ends it)\n"));
 			return;
 		}
 	}
@@ -157,7 +157,7 @@ static int run(const struct options *o, struct ruleset *rs,
 		return EXIT_CLEAN;
 	case MODE_FOLLOW:
 		say_locale(log);
-		say_reading_stdin(o, log);
+		say_reading_stdin(o);
 		return run_follow(o, rs, cat);
 	case MODE_DASHBOARD:
 		return run_dashboard(o, rs, cat);
@@ -167,7 +167,7 @@ static int run(const struct options *o, struct ruleset *rs,
 	if (check_default_root(o, log) < 0)
 		return EXIT_TROUBLE;
 	say_locale(log);
-	say_reading_stdin(o, log);
+	say_reading_stdin(o);
 	return run_once(o, rs, cat, log);
 }
 

@@ -135,12 +135,16 @@ static int check_unread(struct once *on, size_t nlocal)
 	for (size_t i = 0; i < nlocal && i < m->nroots; i++) {
 		if (m->root_files[i])
 			continue;
-		struct strbuf msg = STRBUF_INIT;
+		struct strbuf path = STRBUF_INIT, msg = STRBUF_INIT;
+		/* A whole translated text: the path cleaned here. */
+		clean_for(&path, m->roots[i], strlen(m->roots[i]),
+			  CLEAN_LOCALE);
 		sb_addf(&msg, m->nskipped
-			? _("%s: nothing readable there (see Skipped in the "
-			    "report)")
-			: _("%s: nothing readable there"), m->roots[i]);
-		say(on, msg.buf);
+			? _("plogtop: %s: nothing readable there (see Skipped "
+			    "in the report)\n")
+			: _("plogtop: %s: nothing readable there\n"), path.buf);
+		msglog_usage(msg.buf);
+		sb_free(&path);
 		sb_free(&msg);
 		bad = 1;
 	}
@@ -260,8 +264,9 @@ static int write_out(struct once *on)
 	}
 	if (rc < 0) {
 		struct strbuf msg = STRBUF_INIT;
-		sb_addf(&msg, _("writing the report: %s"), strerror(errno));
-		say(on, msg.buf);
+		sb_addf(&msg, _("plogtop: writing the report: %s\n"),
+			strerror(errno));
+		msglog_usage(msg.buf);
 		sb_free(&msg);
 		status = EXIT_TROUBLE;
 	}
