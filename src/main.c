@@ -25,19 +25,18 @@
 #include "terminal.h"
 #include "theme.h"
 
-static struct ruleset *load_rules(const struct options *o,
-				  struct msglog *log)
+static struct ruleset *load_rules(const struct options *o)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct ruleset *rs = rules_for(o, &err);
 
 	if (!rs)
-		msglog_add(log, err.buf);
+		msglog_add(NULL, err.buf);
 	sb_free(&err);
 	return rs;
 }
 
-static struct catalog *load_catalog(struct msglog *log)
+static struct catalog *load_catalog(void)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 
@@ -53,14 +52,13 @@ static struct catalog *load_catalog(struct msglog *log)
 		err = msg;
 	}
 	if (!cat)
-		msglog_add(log, err.buf);
+		msglog_add(NULL, err.buf);
 	sb_free(&path);
 	sb_free(&err);
 	return cat;
 }
 
-static int check_default_root(const struct options *o,
-			      struct msglog *log)
+static int check_default_root(const struct options *o)
 {
 	struct stat st;
 
@@ -70,7 +68,7 @@ static int check_default_root(const struct options *o,
 	struct strbuf msg = STRBUF_INIT;
 	sb_addf(&msg, _("no plog directory at %s (%s)"), o->paths[0],
 		strerror(e));
-	msglog_add(log, msg.buf);
+	msglog_add(NULL, msg.buf);
 	sb_free(&msg);
 	/* The hint is one translated text, with its own prefixes. */
 	msglog_usage(_("plogtop: it is $ASCEND_PROCESS_LOG_PATH, else "
@@ -81,14 +79,14 @@ static int check_default_root(const struct options *o,
 }
 
 /* A bad --theme is an error whatever the mode, like a bad --rules. */
-static int check_theme(const struct options *o, struct msglog *log)
+static int check_theme(const struct options *o)
 {
 	struct theme t;
 	struct strbuf err = STRBUF_INIT;
 	int rc = 0;
 
 	if (o->theme && theme_load(o->theme, &t, &err) < 0) {
-		msglog_add(log, err.buf);
+		msglog_add(NULL, err.buf);
 		rc = -1;
 	}
 	sb_free(&err);
@@ -111,12 +109,12 @@ static int wants_dashboard(const struct options *o)
 
 /* A locale that cannot be loaded, said once (the dashboard says it on
  * its message line instead). */
-static void say_locale(struct msglog *log)
+static void say_locale(void)
 {
 	struct strbuf note = STRBUF_INIT;
 
 	if (locale_unavailable(&note))
-		msglog_add(log, note.buf);
+		msglog_add(NULL, note.buf);
 	sb_free(&note);
 }
 
@@ -144,7 +142,7 @@ static enum mode choose_mode(const struct options *o)
 }
 
 static int run(const struct options *o, struct ruleset *rs,
-	       const struct catalog *cat, struct msglog *log)
+	       const struct catalog *cat)
 {
 	size_t n;
 
@@ -156,7 +154,7 @@ static int run(const struct options *o, struct ruleset *rs,
 				n), n);
 		return EXIT_CLEAN;
 	case MODE_FOLLOW:
-		say_locale(log);
+		say_locale();
 		say_reading_stdin(o);
 		return run_follow(o, rs, cat);
 	case MODE_DASHBOARD:
@@ -164,37 +162,34 @@ static int run(const struct options *o, struct ruleset *rs,
 	case MODE_ONCE:
 		break;
 	}
-	if (check_default_root(o, log) < 0)
+	if (check_default_root(o) < 0)
 		return EXIT_TROUBLE;
-	say_locale(log);
+	say_locale();
 	say_reading_stdin(o);
-	return run_once(o, rs, cat, log);
+	return run_once(o, rs, cat, NULL);
 }
 
 int main(int argc, char **argv)
 {
 	struct options o;
-	struct msglog log;
 	int status;
 
 	setlocale(LC_ALL, "");
 	i18n_init();
-	msglog_init(&log);
 	fleet_raise_fd_limit();	/* many hosts, many files: README's Limits */
 	status = options_parse(&o, argc, argv);
 	if (status) {
 		options_free(&o);
 		return status == 1 ? EXIT_CLEAN : EXIT_TROUBLE;
 	}
-	struct ruleset *rs = load_rules(&o, &log);
-	struct catalog *cat = rs ? load_catalog(&log) : NULL;
-	if (!rs || !cat || check_theme(&o, &log) < 0)
+	struct ruleset *rs = load_rules(&o);
+	struct catalog *cat = rs ? load_catalog() : NULL;
+	if (!rs || !cat || check_theme(&o) < 0)
 		status = EXIT_TROUBLE;
 	else
-		status = run(&o, rs, cat, &log);
+		status = run(&o, rs, cat);
 	catalog_free(cat);
 	ruleset_free(rs);
 	options_free(&o);
-	msglog_free(&log);
 	return status;
 }

@@ -14,7 +14,8 @@
 #define EXIT_INCIDENTS 1
 #define EXIT_TROUBLE 2
 
-/* Returns the exit status; every message goes to log. */
+/* Returns the exit status; every message goes to log (NULL, as without
+ * a dashboard: stderr at once, src/msglog.h). */
 int run_once(const struct options *o, struct ruleset *rs,
 	     const struct catalog *cat, struct msglog *log);
 
