@@ -64,7 +64,8 @@ struct worker {
 	logtime_t since;		/* the model's --since */
 	struct first_of firsts[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT];
 	struct ruleset *rs;
-	struct model m;		/* its own: paths interned, files read */
+	struct model m;		/* its follower's: paths interned, files read */
+	struct scan_part scan;	/* what it hands back with its incidents */
 	struct follower *fw;
 	pthread_mutex_t mu;
 	pthread_cond_t more, room;
@@ -206,6 +207,8 @@ static void *work(void *arg)
 	while (follower_history_step(w->fw, 1000))
 		;
 	follower_flush(w->fw);
+	model_scan_part(&w->m, &w->scan);
+	w->scan.stats.match_limit_hits = ruleset_limit_hits(w->rs);
 	stream_end(w);		/* its last stream (it has one at least) */
 	return NULL;
 }
@@ -272,17 +275,6 @@ static void add_stream(struct model *m, struct worker *w,
 			json_stream_add_rendered(js, it.json, it.jsonlen);
 		free(it.json);
 	}
-}
-
-/* What a worker read and skipped, added to the model's own: its scan,
- * not its model (which its follower needed to intern paths in). */
-static void merge(struct model *m, struct worker *w)
-{
-	struct scan_part part;
-
-	model_scan_part(&w->m, &part);
-	part.stats.match_limit_hits = ruleset_limit_hits(w->rs);
-	model_merge_scan(m, &part, NULL);
 }
 
 /* As many as there are processors, up to MAX_WORKERS, or as
@@ -408,8 +400,10 @@ static int read_parallel(const struct options *o, struct model *m,
 		}
 	}
 	for (size_t k = 0; k < started; k++) {
+		/* What it read and skipped (its scan, after its last
+		 * stream), added to the model's own. */
 		if (rc == 0)
-			merge(m, &w[k]);
+			model_merge_scan(m, &w[k].scan, NULL);
 		end_worker(&w[k]);
 	}
 	free(owner);
