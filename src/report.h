@@ -41,7 +41,8 @@ struct report_opts {
 	 * counted_since (Unix seconds). */
 	const char *state_file;
 	double counted_since;
-	/* The text report's sections (report_sections.h), sorted. */
+	/* The text report's sections (report_sections.h), sorted; NULL:
+	 * none shown. */
 	const struct report_sections *sections;
 };
 

@@ -469,7 +469,7 @@ int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 	hosts_part(&sb, m, o);
 	if (m->n) {
 		process_table(&sb, m, o);
-		for (size_t i = 0; i < o->sections->n; i++)
+		for (size_t i = 0; o->sections && i < o->sections->n; i++)
 			section(&sb, &o->sections->v[i], o);
 	}
 	size_t w = fwrite(sb.buf, 1, sb.len, out);

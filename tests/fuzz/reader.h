@@ -67,6 +67,7 @@ static void reader_run(const char *name, const uint8_t *data, size_t size)
 	struct msglog log;
 	struct follow_opts fo = { .once = 1, .log = &log };
 	struct model m;
+	struct report_sections sections;
 
 	msglog_init(&log);
 	msglog_attach(&log, 1);
@@ -78,6 +79,7 @@ static void reader_run(const char *name, const uint8_t *data, size_t size)
 	close(fd);
 
 	model_init(&m);
+	report_sections_init(&sections, &m);
 	struct follower *fw = follower_new(reader_rules, &m, &fo, &err);
 	FUZZ_ASSERT(fw != NULL);
 	FUZZ_ASSERT(follower_add(fw, path.buf, 0, &err) == 0);
@@ -89,13 +91,15 @@ static void reader_run(const char *name, const uint8_t *data, size_t size)
 	reader_messages(&log);
 	msglog_free(&log);
 	model_sort(&m);
+	report_sections_sort(&sections);
 
 	struct report_opts ro = {
 		.cat = reader_catalog, .host = "fuzz", .version = "0",
-		.width = 80,
+		.width = 80, .sections = &sections,
 	};
 	FUZZ_ASSERT(report_text(&m, &ro, reader_null) == 0);
 	FUZZ_ASSERT(report_json(&m, &ro, reader_null) == 0);
+	report_sections_free(&sections);
 	model_free(&m);
 	unlink(path.buf);
 	sb_free(&path);
