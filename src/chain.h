@@ -86,11 +86,11 @@ struct chain {
 	size_t nlocs, caplocs;
 	uint32_t lastloc, lasttext;
 	uint32_t lastshape;	/* of the last text with its numbers left out */
-	int code_w[3];
-	enum resource res[3];
-	int res_w[3];
-	enum cause cause[3];
-	int cause_w[3];
+	int code_w[CODE_COUNT];
+	enum resource res[CODE_COUNT];
+	int res_w[CODE_COUNT];
+	enum cause cause[CODE_COUNT];
+	int cause_w[CODE_COUNT];
 	int reported_w;
 	struct incident *inc;
 	/* What the rules saw of each line, kept to take the fields from

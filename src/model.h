@@ -82,7 +82,7 @@ struct model_host {
 	unsigned long long retry_ms;	/* down: the next attempt */
 	unsigned attempts;		/* connections tried */
 	size_t n;			/* incidents counted */
-	size_t by_code[3];
+	size_t by_code[CODE_COUNT];
 	size_t by_resource[RES_COUNT];
 	size_t nprocs;			/* processes tracked now */
 	logtime_t last;			/* its latest incident's log time */
@@ -169,7 +169,7 @@ struct section {
 
 struct model {
 	size_t n;			/* incidents counted */
-	size_t by_code[3];		/* by enum code */
+	size_t by_code[CODE_COUNT];	/* by enum code */
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
 	struct htab proc_index;
