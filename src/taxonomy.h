@@ -18,6 +18,15 @@
 
 #include <stddef.h>
 
+/* Rows a build may add after the table's own (empty here; the unit test
+ * tests/unit/test_taxonomy.c builds everything with one class more). */
+#ifndef TAXONOMY_EXTRA_COLUMNS
+#define TAXONOMY_EXTRA_COLUMNS(X)
+#endif
+#ifndef TAXONOMY_EXTRA_CAUSES
+#define TAXONOMY_EXTRA_CAUSES(X)
+#endif
+
 /* The codes.  X(ID, name, fallback): fallback is the resource an
  * incident of the code gets when no line says which. */
 #define TAXONOMY_CODES(X) \
@@ -44,7 +53,8 @@
 	X(MEMCPY, "memcpy", EE1001, N_("Mcpy"), N_("memcpy"), \
 	  N_("Mcpy=memcpy")) \
 	X(ARGUMENT, "argument", EE1001, N_("Arg"), N_("argument"), \
-	  N_("Arg=argument"))
+	  N_("Arg=argument")) \
+	TAXONOMY_EXTRA_COLUMNS(X)
 
 /* Every resource: those with a column, then those without.  unknown is
  * EE1023's fallback (the log says EE1023 but not which resource: the
@@ -63,6 +73,7 @@
 	X(EVENTS_CREATED, "events_created", EVENT) \
 	X(GRAPH_COPY_TASKS, "graph_copy_tasks", ASYNC_COPY) \
 	X(KIND_LOCATION_MISMATCH, "kind_location_mismatch", MEMCPY) \
+	TAXONOMY_EXTRA_CAUSES(X) \
 	X(UNKNOWN, "unknown", NONE)
 
 /* The words for a class's parts, one vocabulary for every output: JSON
