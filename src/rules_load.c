@@ -44,6 +44,36 @@ static int fail(struct loader *ld, unsigned long line, const char *fmt, ...)
 	return -1;
 }
 
+/* The names a rule may give, from the taxonomy: every resource but
+ * unknown, which is what an incident gets when no line says one. */
+static int unknown_resource(struct loader *ld, const char *v)
+{
+	struct strbuf list = STRBUF_INIT;
+	enum resource last = RES_NONE;
+
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++)
+		if (r != RES_UNKNOWN)
+			last = r;
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++) {
+		if (r == RES_UNKNOWN)
+			continue;
+		if (!list.len) {
+			sb_adds(&list, resource_name(r));
+			continue;
+		}
+		char *before = sb_detach(&list);
+		/* TRANSLATORS: a list of names: its last two, its others. */
+		sb_addf(&list, r == last ? _("%s or %s") : _("%s, %s"), before,
+			resource_name(r));
+		free(before);
+	}
+	int rc = fail(ld, ld->lineno, _("unknown resource '%s' (use %s; "
+		      "leave it out when the line does not say)"), v,
+		      sb_str(&list));
+	sb_free(&list);
+	return rc;
+}
+
 static char *trim(char *s)
 {
 	char *e = s + strlen(s);
@@ -115,10 +145,7 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 		r->class_line = ld->lineno;
 		r->info.resource = resource_from_name(v);
 		if (!r->info.resource || r->info.resource == RES_UNKNOWN)
-			return fail(ld, ld->lineno, _("unknown resource '%s' (use "
-				    "stream, notify, event, async_copy, memcpy "
-				    "or argument; leave it out when the line "
-				    "does not say)"), v);
+			return unknown_resource(ld, v);
 	} else if (strcmp(key, TAX_KEY_CAUSE) == 0) {
 		r->class_line = ld->lineno;
 		r->info.cause = cause_from_name(v);
