@@ -15,7 +15,7 @@
 #include "xalloc.h"
 
 struct series {
-	struct klass k;
+	struct class_key k;
 	const char *name;
 	size_t n;
 };

@@ -99,6 +99,13 @@ enum cause { CAUSE_NONE, TAXONOMY_CAUSES(TAX_ENUM_CAUSE) CAUSE_COUNT };
 #define NRES (0 TAXONOMY_COLUMNS(TAX_ONE))
 #define RES_COLUMN(i) ((enum resource)(RES_NONE + 1 + (i)))
 
+/* What names a class of incident: a code, a resource and a cause. */
+struct class_key {
+	enum code code;
+	enum resource resource;
+	enum cause cause;
+};
+
 const char *code_name(enum code c);
 const char *resource_name(enum resource r);
 const char *cause_name(enum cause c);
