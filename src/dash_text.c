@@ -66,8 +66,7 @@ const char *const help_lines[] = {
 	N_("F1, h or ?       this help (Esc, h or ? closes it)"),
 	N_("F10 or q         quit"),
 	"",
-	N_("Columns: Strm stream, Ntfy notify, Evnt event, Acpy async copy "
-	   "queue (EE1023); Mcpy memcpy kind, Arg other argument (EE1001)."),
+	TAXONOMY_COLUMNS_HELP,
 	N_("ALIVE: the pid runs the same program now (demo: the demo's "
 	   "generated processes).  TREND: incidents per minute over the last "
 	   "ten minutes.  LAST: the latest incident, HH:MM:SS today, else "

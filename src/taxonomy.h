@@ -56,6 +56,13 @@
 	  N_("Arg=argument")) \
 	TAXONOMY_EXTRA_COLUMNS(X)
 
+/* The dashboard help's sentence on the columns, translated whole (the
+ * order of its words is the translator's): a column more is said here
+ * too. */
+#define TAXONOMY_COLUMNS_HELP \
+	N_("Columns: Strm stream, Ntfy notify, Evnt event, Acpy async copy " \
+	   "queue (EE1023); Mcpy memcpy kind, Arg other argument (EE1001).")
+
 /* Every resource: those with a column, then those without.  unknown is
  * EE1023's fallback (the log says EE1023 but not which resource: the
  * report counts it only in TOTAL); EE1001's is argument. */
