@@ -1,8 +1,8 @@
 /* One class more, as a maintainer would add it to src/taxonomy.h: an
- * EE1023 resource "label" (column Labl) with its cause labels_created.
- * test_taxonomy is built, with the whole library, with this file
- * included first. */
+ * EE1023 resource "extra" (column Xtra) with its cause extras_created,
+ * named so that no real class will clash with them.  test_taxonomy is
+ * built, with the whole library, with this file included first. */
 #define TAXONOMY_EXTRA_COLUMNS(X) \
-	X(LABEL, "label", EE1023, N_("Labl"), N_("label"), N_("Labl=label"))
+	X(EXTRA, "extra", EE1023, N_("Xtra"), N_("extra"), N_("Xtra=extra"))
 #define TAXONOMY_EXTRA_CAUSES(X) \
-	X(LABELS_CREATED, "labels_created", LABEL)
+	X(EXTRAS_CREATED, "extras_created", EXTRA)

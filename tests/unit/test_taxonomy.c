@@ -1,6 +1,6 @@
 /* A class more is a row more.  This program and the whole library under
  * it are built with tests/unit/taxonomy_extra.h included first: the
- * taxonomy with one EE1023 resource (label, column Labl) and its cause
+ * taxonomy with one EE1023 resource (extra, column Xtra) and its cause
  * more, added as a maintainer would add them.  Nothing else was written
  * for it but a rule and a message section (here, as text): the views
  * follow the table. */
@@ -16,15 +16,15 @@
 #include "rules.h"
 #include "xalloc.h"
 
-static struct incident *labels_incident(void)
+static struct incident *extras_incident(void)
 {
 	struct incident *inc = xcalloc(1, sizeof *inc);
 
 	inc->pid = 4242;
 	inc->name = xstrdup("python3");
 	inc->code = CODE_EE1023;
-	inc->resource = RES_LABEL;
-	inc->cause = CAUSE_LABELS_CREATED;
+	inc->resource = RES_EXTRA;
+	inc->cause = CAUSE_EXTRAS_CREATED;
 	inc->first = inc->last = LOGTIME_UNKNOWN;
 	inc->file = "f.log";
 	inc->line = 1;
@@ -37,13 +37,13 @@ static void test_the_row_is_a_class(void **state)
 {
 	(void)state;
 	assert_int_equal(NRES, 7);
-	assert_int_equal(RES_COLUMN(6), RES_LABEL);
-	assert_int_equal(resource_from_name("label"), RES_LABEL);
-	assert_string_equal(resource_name(RES_LABEL), "label");
-	assert_int_equal(code_of_resource(RES_LABEL), CODE_EE1023);
-	assert_int_equal(cause_from_name("labels_created"),
-			 CAUSE_LABELS_CREATED);
-	assert_int_equal(resource_of_cause(CAUSE_LABELS_CREATED), RES_LABEL);
+	assert_int_equal(RES_COLUMN(6), RES_EXTRA);
+	assert_int_equal(resource_from_name("extra"), RES_EXTRA);
+	assert_string_equal(resource_name(RES_EXTRA), "extra");
+	assert_int_equal(code_of_resource(RES_EXTRA), CODE_EE1023);
+	assert_int_equal(cause_from_name("extras_created"),
+			 CAUSE_EXTRAS_CREATED);
+	assert_int_equal(resource_of_cause(CAUSE_EXTRAS_CREATED), RES_EXTRA);
 	/* unknown stays last, and stays the fallback. */
 	assert_int_equal(resource_from_name("unknown"), RES_UNKNOWN);
 	assert_int_equal(RES_UNKNOWN, RES_COUNT - 1);
@@ -51,16 +51,16 @@ static void test_the_row_is_a_class(void **state)
 	assert_int_equal(cause_from_name("unknown"), CAUSE_COUNT - 1);
 }
 
-/* The dashboard: a column Labl after Arg, sortable as "label", its
+/* The dashboard: a column Xtra after Arg, sortable as "extra", its
  * counts read from the resource. */
 static void test_dashboard_columns(void **state)
 {
 	(void)state;
 	assert_string_equal(columns[C_RES0 + 5].head, "Arg");
-	assert_string_equal(columns[C_RES0 + 6].head, "Labl");
+	assert_string_equal(columns[C_RES0 + 6].head, "Xtra");
 	assert_int_equal(columns[C_RES0 + 6].sort, S_COL0 + 6);
-	assert_int_equal(res_columns[6], RES_LABEL);
-	assert_string_equal(sort_names[S_COL0 + 6], "label");
+	assert_int_equal(res_columns[6], RES_EXTRA);
+	assert_string_equal(sort_names[S_COL0 + 6], "extra");
 	assert_string_equal(columns[C_TOTAL].head, "TOTAL");
 	for (int c = 0; c < C_COUNT; c++)
 		assert_int_equal(columns[c].id, c);
@@ -75,11 +75,11 @@ static void on_rule(void *ctx, const struct rule_info *info)
 static void test_rules_name_it(void **state)
 {
 	static const char text[] =
-		"[rule labels]\n"
-		"cause = labels_created\n"
+		"[rule extras]\n"
+		"cause = extras_created\n"
 		"weight = 60\n"
-		"match = Too many labels\n"
-		"sample = Alloc label failed. Reason: Too many labels.\n";
+		"match = Too many extras\n"
+		"sample = Alloc extra failed. Reason: Too many extras.\n";
 	struct ruleset *rs = ruleset_new();
 	struct strbuf err = STRBUF_INIT;
 	struct rule_info info = { 0 };
@@ -87,18 +87,18 @@ static void test_rules_name_it(void **state)
 
 	if (ruleset_load_text(rs, "x.rules", text, strlen(text), &err) < 0)
 		fail_msg("%s", sb_str(&err));
-	const char line[] = "Alloc label failed. Reason: Too many labels.";
+	const char line[] = "Alloc extra failed. Reason: Too many extras.";
 	assert_int_equal(ruleset_match_line(rs, LEVEL_ERROR, line,
 					    strlen(line), on_rule, NULL,
 					    &info), 1);
-	assert_int_equal(info.cause, CAUSE_LABELS_CREATED);
+	assert_int_equal(info.cause, CAUSE_EXTRAS_CREATED);
 	/* Its parent code, from the table: not EE1001. */
 	static const char wrong[] =
-		"[rule w]\ncode = EE1001\nresource = label\nmatch = x\n"
+		"[rule w]\ncode = EE1001\nresource = extra\nmatch = x\n"
 		"sample = x\n";
 	assert_int_equal(ruleset_load_text(rs, "w.rules", wrong,
 					   strlen(wrong), &err), -1);
-	assert_non_null(strstr(sb_str(&err), "resource label belongs to "
+	assert_non_null(strstr(sb_str(&err), "resource extra belongs to "
 				"EE1023"));
 	sb_free(&err);
 	ruleset_free(rs);
@@ -108,10 +108,10 @@ static void test_rules_name_it(void **state)
 static struct catalog *messages(void)
 {
 	static const char extra[] =
-		"\n[EE1023/label/labels_created]\n"
-		"title: too many labels created\n"
-		"summary: process {pid} ({name}) could not create a label\n"
-		"fix: Create fewer labels.\n";
+		"\n[EE1023/extra/extras_created]\n"
+		"title: too many extras created\n"
+		"summary: process {pid} ({name}) could not create an extra\n"
+		"fix: Create fewer extras.\n";
 	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
 	struct strbuf err = STRBUF_INIT;
 
@@ -158,7 +158,7 @@ static void test_text_report(void **state)
 	(void)state;
 
 	model_init(&m);
-	model_add(&m, labels_incident());
+	model_add(&m, extras_incident());
 	model_sort(&m);
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
@@ -168,7 +168,7 @@ static void test_text_report(void **state)
 	char *head = line_of(text, "PID");
 	assert_non_null(head);
 	assert_non_null(strstr(head, " TOTAL Strm Ntfy Evnt Acpy Mcpy  Arg "
-				"Labl FIRST"));
+				"Xtra FIRST"));
 	char *row = line_of(text, "4242");
 	assert_non_null(row);
 	assert_non_null(strstr(row, "python3          1    .    .    .    "
@@ -177,11 +177,11 @@ static void test_text_report(void **state)
 	assert_non_null(legend);
 	assert_string_equal(legend, "Strm=stream Ntfy=notify Evnt=event "
 			    "Acpy=async copy Mcpy=memcpy Arg=argument "
-			    "Labl=label");
-	char *section = line_of(text, "== EE1023 label");
+			    "Xtra=extra");
+	char *section = line_of(text, "== EE1023 extra");
 	assert_non_null(section);
-	assert_string_equal(section, "== EE1023 label / labels_created: too "
-			    "many labels created");
+	assert_string_equal(section, "== EE1023 extra / extras_created: too "
+			    "many extras created");
 	free(head);
 	free(row);
 	free(legend);
@@ -199,11 +199,11 @@ static void test_prom_series(void **state)
 	(void)state;
 
 	model_init(&m);
-	model_add(&m, labels_incident());
+	model_add(&m, extras_incident());
 	prom_render(&out, &m, 0, 0);
 	assert_non_null(strstr(sb_str(&out), "\nplogtop_incidents_total{"
-				"code=\"EE1023\",resource=\"label\","
-				"cause=\"labels_created\",process=\"python3\"}"
+				"code=\"EE1023\",resource=\"extra\","
+				"cause=\"extras_created\",process=\"python3\"}"
 				" 1\n"));
 	sb_free(&out);
 	model_free(&m);
