@@ -217,13 +217,9 @@ void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sanitize(&sb, fh->mh->name, strlen(fh->mh->name));
-	sb_adds(&sb, ": ");
-	sanitize(&sb, what, strlen(what));
-	if (fl->o.on_message)
-		fl->o.on_message(fl->o.ctx, sb.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	/* The host's name and what its ssh said: the sink sanitises them. */
+	sb_addf(&sb, "%s: %s", fh->mh->name, what);
+	msglog_add(fl->o.log, sb.buf);
 	sb_free(&sb);
 }
 
@@ -331,10 +327,7 @@ static void no_slot(struct fleet *fl, size_t from)
 	sb_addf(&msg, _("%zu of %zu hosts cannot be connected: each takes "
 			"2 open files and the limit (ulimit -n) is %llu; raise "
 			"it (LimitNOFILE= in a unit)"), fl->n - from, fl->n, lim);
-	if (fl->o.on_message)
-		fl->o.on_message(fl->o.ctx, msg.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", msg.buf);
+	msglog_add(fl->o.log, msg.buf);
 	sb_free(&msg);
 	sb_free(&why);
 }
@@ -522,9 +515,9 @@ size_t fleet_pollfds(const struct fleet *fl, struct pollfd *p, size_t max)
 
 /* The host's pair among the n polled from *k: the descriptors of a
  * host connected since are not there. */
-static const struct pollfd *polled(const struct fleet_host *fh,
-				   const struct pollfd *p, size_t n,
-				   size_t *k)
+static const struct pollfd *host_pollfds(const struct fleet_host *fh,
+					 const struct pollfd *p, size_t n,
+					 size_t *k)
 {
 	if (!fh->running || *k + 2 > n || p[*k].fd != fh->r.out ||
 	    p[*k + 1].fd != fh->r.err || p[*k].fd < 0)
@@ -619,7 +612,7 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fleet_host *fh = &fl->h[i];
-		const struct pollfd *pp = polled(fh, p, n, &k);
+		const struct pollfd *pp = host_pollfds(fh, p, n, &k);
 		if (fh->running)
 			read_host(fl, fh, pp, pp ? pp + 1 : NULL, now);
 		if (fh->running && !fh->closing)
