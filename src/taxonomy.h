@@ -5,7 +5,12 @@
  * class is a row here, its rules (rules/plogtop.rules), its messages
  * (messages/en.txt) and its translations (po/zh_CN.po); the enums, the
  * sizes of the arrays counted by class, the columns of the text report
- * and the dashboard and the prom labels all follow from these rows.
+ * and the dashboard and the prom labels all follow from these rows.  A
+ * resource with a column is also said in TAXONOMY_COLUMNS_HELP below,
+ * and its column must still let the text report fit 80 cells (its
+ * widths are report_text.c's).  The order of the rows is the order of
+ * the enums and of the columns; state files and remote hosts carry the
+ * names, never the numbers, so a row may go where it is best shown.
  *
  * A compile-time table, not data read at start: arrays counted by class
  * (chain.h, model.h, catalog.c) and the dashboard's column table are
