@@ -15,6 +15,7 @@
 #include "feeder.h"
 #include "filetype.h"
 #include "follow_int.h"
+#include "rules.h"
 #include "logname.h"
 #include "sanitize.h"
 #include "xalloc.h"
@@ -212,7 +213,8 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root)
 {
 	struct tail *t = tail_new(model_intern(fw->m, path),
-				  file_kind_of(path), fw->rs, fw->cl);
+				  file_kind_of(ruleset_lognames(fw->rs), path),
+				  fw->rs, fw->cl);
 	struct tailnode *n = xmalloc(sizeof *n);
 	unsigned h = hash_path(path);
 
