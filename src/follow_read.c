@@ -15,6 +15,7 @@
 #include "follow_int.h"
 #include "i18n.h"
 #include "logname.h"
+#include "rules.h"
 #include "xalloc.h"
 
 /* A record is given to the classifier once its file has been quiet this
@@ -34,7 +35,8 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched)
 {
 	struct tail *t = tail_new(model_intern(fw->m, path),
-				  file_kind_of(path), fw->rs, fw->cl);
+				  file_kind_of(ruleset_lognames(fw->rs), path),
+				  fw->rs, fw->cl);
 
 	t->root = root;
 	/* Whether its directory is polled is known once, here. */

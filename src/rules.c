@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
 
@@ -38,6 +39,7 @@ struct ruleset *ruleset_new(void)
 	struct ruleset *rs = xcalloc(1, sizeof *rs);
 
 	rs->mctx = rule_match_context();
+	rs->files = lognames_new();
 	return rs;
 }
 
@@ -67,12 +69,18 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->cand);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
+	lognames_free(rs->files);
 	free(rs);
 }
 
 size_t ruleset_count(const struct ruleset *rs)
 {
 	return rs->n;
+}
+
+const struct lognames *ruleset_lognames(const struct ruleset *rs)
+{
+	return rs ? rs->files : NULL;
 }
 
 unsigned long ruleset_limit_hits(const struct ruleset *rs)

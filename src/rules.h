@@ -58,6 +58,9 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		      size_t len, struct strbuf *err);
 
 size_t ruleset_count(const struct ruleset *rs);
+/* The file names of the plog family ([file NAME] sections): logname.h. */
+struct lognames;
+const struct lognames *ruleset_lognames(const struct ruleset *rs);
 /* Matches that PCRE2 gave up on at a match, depth or heap limit (each
  * counted as no match): a rule too costly for some line. */
 unsigned long ruleset_limit_hits(const struct ruleset *rs);

@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "fileio.h"
+#include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
 
@@ -27,6 +28,8 @@ struct loader {
 	size_t n, cap;
 	struct rule_index names;	/* of this file's rules */
 	pcre2_match_context *mctx;
+	struct logname_rule *curfile;	/* a [file NAME] section */
+	struct lognames *files;		/* this file's [file NAME] sections */
 };
 
 static int fail(struct loader *ld, unsigned long line, const char *fmt, ...)
@@ -319,23 +322,70 @@ static int finish_rule(struct loader *ld)
 	return 0;
 }
 
-static int start_rule(struct loader *ld, char *s)
+/* [file NAME] sections are file names (logname.c). */
+static int finish_file(struct loader *ld)
 {
-	char *name = trim(s + strlen("[rule"));
+	unsigned long line = ld->lineno;
+	struct strbuf msg = STRBUF_INIT;
+	int rc = logname_rule_finish(ld->files, &ld->curfile, &msg, &line);
+
+	if (rc)
+		fail(ld, line, "%s", sb_str(&msg));
+	sb_free(&msg);
+	return rc;
+}
+
+static int finish_section(struct loader *ld)
+{
+	return finish_rule(ld) || finish_file(ld) ? -1 : 0;
+}
+
+static char *section_name(struct loader *ld, char *s, size_t skip,
+			  const char *expected)
+{
+	char *name = trim(s + skip);
 	size_t n = strlen(name);
 
-	if (n < 2 || name[n - 1] != ']')
-		return fail(ld, ld->lineno, "expected [rule NAME]");
+	if (n < 2 || name[n - 1] != ']') {
+		fail(ld, ld->lineno, "%s", expected);
+		return NULL;
+	}
 	name[n - 1] = '\0';
 	name = trim(name);
-	if (!*name)
-		return fail(ld, ld->lineno, _("a rule needs a name"));
+	if (!*name) {
+		fail(ld, ld->lineno, _("a rule needs a name"));
+		return NULL;
+	}
 	for (char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
-		    *p != '.')
-			return fail(ld, ld->lineno, _("bad rule name '%s' (use "
-				    "letters, digits, '-', '_', '.')"), name);
-	if (finish_rule(ld))
+		    *p != '.') {
+			fail(ld, ld->lineno, _("bad rule name '%s' (use "
+			     "letters, digits, '-', '_', '.')"), name);
+			return NULL;
+		}
+	return name;
+}
+
+static int start_file(struct loader *ld, char *s)
+{
+	char *name = section_name(ld, s, strlen("[file"), "expected [file NAME]");
+	struct strbuf msg = STRBUF_INIT;
+
+	if (!name || finish_section(ld))
+		return -1;
+	int rc = logname_rule_start(ld->files, &ld->curfile, name, ld->lineno,
+				    &msg);
+	if (rc)
+		fail(ld, ld->lineno, "%s", sb_str(&msg));
+	sb_free(&msg);
+	return rc;
+}
+
+static int start_rule(struct loader *ld, char *s)
+{
+	char *name = section_name(ld, s, strlen("[rule"), "expected [rule NAME]");
+
+	if (!name || finish_section(ld))
 		return -1;
 	if (rule_index_find(&ld->names, ld->rules, name) != (size_t)-1)
 		return fail(ld, ld->lineno, _("rule '%s' is defined "
@@ -362,9 +412,11 @@ static int parse_line(struct loader *ld, char *line)
 		return 0;
 	if (strncmp(s, "[rule", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
 		return start_rule(ld, s);
+	if (strncmp(s, "[file", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
+		return start_file(ld, s);
 	if (*s == '[')
 		return fail(ld, ld->lineno, "expected [rule NAME]");
-	if (!ld->cur)
+	if (!ld->cur && !ld->curfile)
 		return fail(ld, ld->lineno, "'%s' outside a [rule NAME] "
 			    "section", s);
 	char *key = s;
@@ -385,6 +437,15 @@ static int parse_line(struct loader *ld, char *line)
 		value = trim(value);
 	if (!*value)
 		return fail(ld, ld->lineno, _("'%s' has no value"), key);
+	if (ld->curfile) {
+		struct strbuf msg = STRBUF_INIT;
+		int rc = logname_rule_key(ld->curfile, key, value, ld->lineno,
+					  &msg);
+		if (rc)
+			fail(ld, ld->lineno, "%s", sb_str(&msg));
+		sb_free(&msg);
+		return rc;
+	}
 	return set_key(ld, key, value);
 }
 
@@ -394,6 +455,7 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 {
 	struct loader ld = {
 		.path = path, .err = err, .mctx = rs->mctx,
+		.files = lognames_new(),
 	};
 	const char *p = text, *end = text + len;
 	int rc = 0;
@@ -422,16 +484,19 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		p += n + (nl != NULL);
 	}
 	if (rc == 0)
-		rc = finish_rule(&ld);
-	if (rc == 0 && ld.n == 0)
+		rc = finish_section(&ld);
+	if (rc == 0 && ld.n == 0 && lognames_count(ld.files) == 0)
 		rc = fail(&ld, ld.lineno ? ld.lineno : 1, _("no rules in file"));
 	if (rc == 0) {
 		ruleset_install(rs, ld.rules, ld.n);
+		lognames_merge(rs->files, ld.files);
 	} else {
 		for (size_t i = 0; i < ld.n; i++)
 			rule_free(ld.rules[i]);
 	}
 	rule_free(ld.cur);
+	logname_rule_free(ld.curfile);
+	lognames_free(ld.files);
 	rule_index_free(&ld.names);
 	free(ld.rules);
 	return rc;
