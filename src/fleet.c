@@ -10,7 +10,8 @@
 #include "i18n.h"
 #include "fleet_int.h"
 #include "jsonparse.h"
-#include "remote_incident.h"
+#include "incident_json.h"
+#include "stream.h"
 #include "report.h"
 #include "sanitize.h"
 #include "wire_limits.h"
@@ -380,7 +381,7 @@ void fleet_start(struct fleet *fl, unsigned long long now_ms)
 int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
 			const struct jval *o, struct strbuf *err)
 {
-	struct incident *inc = remote_incident(fl->m, o, fh->mh->name, err);
+	struct incident *inc = incident_json_read(fl->m, o, fh->mh->name, err);
 
 	if (!inc)
 		return -1;
@@ -393,37 +394,25 @@ int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
 	return 0;
 }
 
-/* The first line: {"schema": "plogtop.stream", "schema_version": 2}. */
-static int hello(struct fleet *fl, struct fleet_host *fh,
-		 const struct jval *v, struct strbuf *why)
+/* The first line: the stream's header (stream.h). */
+static int take_header(struct fleet *fl, struct fleet_host *fh,
+		       const struct jval *v, struct strbuf *why)
 {
-	const struct jval *ver = json_get(v, "schema_version");
-	const char *schema = json_get_str(v, "schema");
+	int resumes;
 
-	if (!schema || strcmp(schema, "plogtop.stream") != 0 || !ver ||
-	    !ver->is_int) {
-		sb_adds(why, "protocol error: no stream header (is "
-			"--remote-command a plogtop?)");
+	if (stream_header_read(v, &resumes, why) < 0)
 		return -1;
-	}
-	if (ver->integer != REPORT_SCHEMA_VERSION) {
-		sb_addf(why, "plogtop there writes stream version %lld, this "
-			"one reads %d: install the same version there",
-			ver->integer, REPORT_SCHEMA_VERSION);
-		return -1;
-	}
-	const struct jval *res = json_get(v, "resume");
 	fh->hello = 1;
 	/* The backoff starts over only once the host stayed up
 	 * (schedule_retry): a host that fails after its hello is not
 	 * retried every second. */
-	if (fh->resume && !(res && res->type == J_BOOL && res->boolean)) {
+	if (fh->resume && !resumes) {
 		/* A host that resumed no longer does (another version):
 		 * its whole history comes again, and only what came since
 		 * its last cursor is remembered. */
 		sb_reset(&fh->cursor);
 	}
-	fh->resume = res && res->type == J_BOOL && res->boolean;
+	fh->resume = resumes;
 	model_host_set(fl->m, fh->mh, HOST_UP, NULL);
 	fl->gen++;
 	fleet_say(fl, fh, "up");
@@ -481,7 +470,7 @@ static int on_line(void *ctx, const char *line, size_t len)
 		return 1;
 	}
 	if (!fh->hello) {
-		rc = hello(lc->fl, fh, &v, &lc->why);
+		rc = take_header(lc->fl, fh, &v, &lc->why);
 		if (!rc)
 			fh->up_ms = lc->now;
 	} else if (fleet_is_cursor(&v)) {

@@ -17,7 +17,6 @@
 #include "follow.h"
 #include "json_reader.h"
 #include "jsonparse.h"
-#include "remote_incident.h"
 #include "sanitize.h"
 #include "wire_limits.h"
 #include "xalloc.h"

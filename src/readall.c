@@ -15,6 +15,7 @@
 #include "datadir.h"
 #include "follow.h"
 #include "i18n.h"
+#include "incident_json.h"
 #include "readall.h"
 #include "xalloc.h"
 
@@ -153,7 +154,7 @@ static void take(void *ctx, struct incident *inc)
 	 * parallel; the model only counts. */
 	if (w->cat) {
 		struct strbuf sb = STRBUF_INIT;
-		report_incident_json(&sb, inc, w->cat, NULL);
+		incident_json(&sb, inc, w->cat, NULL);
 		/* Its room cut to what it holds: thousands may wait. */
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);

@@ -25,7 +25,7 @@ void json_stream_init(struct json_stream *js, FILE *f,
 void json_stream_free(struct json_stream *js);
 /* Returns -1 when writing failed (js->err says why). */
 int json_stream_add(struct json_stream *js, const struct incident *inc);
-/* The same, for an incident already rendered (report_incident_json). */
+/* The same, for an incident already rendered (incident_json). */
 int json_stream_add_rendered(struct json_stream *js, const char *json,
 			     size_t len);
 
@@ -52,16 +52,5 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o);
 
 /* The version of the snapshot and of the --follow stream (2: hosts). */
 #define REPORT_SCHEMA_VERSION 2
-
-/* The first line of --follow --format=ndjson --hello:
- * {"schema": "plogtop.stream", "schema_version": 2, ...}. */
-void report_stream_hello(struct strbuf *sb, const char *version,
-			 const char *host);
-
-/* One incident as the JSON object of the snapshot's "incidents" (also a
- * line of --follow --format=ndjson, with host when given: the incident's
- * host, else this one). */
-void report_incident_json(struct strbuf *sb, const struct incident *inc,
-			  const struct catalog *cat, const char *host);
 
 #endif
