@@ -36,15 +36,6 @@
 #define QUIET_DONE_MS 50
 #define QUIET_OPEN_MS 2500
 
-unsigned long long monotonic_ms(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 +
-	       (unsigned long long)ts.tv_nsec / 1000000;
-}
-
 static void emit(void *ctx, struct incident *inc)
 {
 	struct follower *fw = ctx;

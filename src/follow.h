@@ -10,6 +10,7 @@
 #include "fileid.h"
 #include "incident.h"
 #include "model.h"
+#include "monoclock.h"
 #include "rules.h"
 
 /* Where to start a file again: its identity at the resume point, and the
@@ -149,7 +150,5 @@ unsigned long long follower_generation(const struct follower *fw);
 /* The resume points of every file read so far (not standard input),
  * into *out (the caller frees it); returns how many. */
 size_t follower_positions(struct follower *fw, struct position **out);
-
-unsigned long long monotonic_ms(void);
 
 #endif
