@@ -16,6 +16,7 @@
 
 #include "incident.h"
 #include "model.h"
+#include "msglog.h"
 #include "strbuf.h"
 
 #define FLEET_BACKOFF_MIN_MS 1000
@@ -39,6 +40,7 @@ struct fleet_opts {
 	/* A host's state changed ("HOST: down: why"), sanitised. */
 	void (*on_message)(void *ctx, const char *text);
 	void *ctx;
+	struct msglog *log;	/* --once: what its reports say */
 };
 
 struct fleet;

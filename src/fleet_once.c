@@ -101,9 +101,9 @@ static void take_scan(struct fleet *fl, struct fleet_host *fh,
 			if (!files && fh->npaths) {
 				/* As a local PATH that gave nothing. */
 				struct strbuf c = STRBUF_INIT;
-				sanitize(&c, p.buf, p.len);
-				fprintf(stderr, _("plogtop: %s: nothing readable "
-						  "there\n"), c.buf);
+				sb_addf(&c, _("%s: nothing readable there"),
+					p.buf);
+				msglog_add(fl->o.log, c.buf);
 				sb_free(&c);
 				mh->empty_roots++;
 			}

@@ -1,0 +1,289 @@
+/* --once: the local paths read to their end (readall.c), then the hosts'
+ * reports (fleet_once.c), into one model; then the report, the prom
+ * file and the state, in that order. */
+#include "config.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fleet.h"
+#include "i18n.h"
+#include "once.h"
+#include "prom.h"
+#include "readall.h"
+#include "report.h"
+#include "sanitize.h"
+#include "state.h"
+#include "xalloc.h"
+
+/* stdout's buffer for a JSON report. */
+#define OUT_BUFFER (64u << 10)
+
+/* What one run holds from its start to its end. */
+struct once {
+	const struct options *o;
+	struct msglog *log;
+	struct model m;
+	struct posset ps;
+	struct read_resume rr;
+	int resuming, set_aside, lock_fd;
+	int json;
+	struct json_stream js;
+	char host[256];
+	struct report_opts ro;
+	struct strbuf err;
+};
+
+static void say(struct once *on, const char *text)
+{
+	msglog_add(on->log, text);
+}
+
+/* The text report for a terminal whose charset is not UTF-8: every byte
+ * >= 0x80 spelt out, as one of them may be a C1 control there. */
+static int report_text_8bit(const struct model *m,
+			    const struct report_opts *ro, FILE *out)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *mem = open_memstream(&buf, &len);
+
+	if (!mem)
+		return -1;
+	int rc = report_text(m, ro, mem);
+	if (fclose(mem) != 0)
+		rc = -1;
+	if (rc == 0) {
+		struct strbuf ascii = STRBUF_INIT;
+		escape_8bit(&ascii, buf, len);
+		if (fwrite(ascii.buf, 1, ascii.len, out) != ascii.len)
+			rc = -1;
+		sb_free(&ascii);
+	}
+	free(buf);
+	return rc;
+}
+
+static int use_color(enum color c)
+{
+	const char *term = getenv("TERM");
+	const char *no = getenv("NO_COLOR");
+
+	if (c != COLOR_AUTO)
+		return c == COLOR_ALWAYS;
+	return isatty(STDOUT_FILENO) && !(no && *no) &&
+	       !(term && strcmp(term, "dumb") == 0);
+}
+
+static double seconds_since(const struct timespec *t0)
+{
+	struct timespec t1;
+
+	clock_gettime(CLOCK_MONOTONIC, &t1);
+	return (double)(t1.tv_sec - t0->tv_sec) +
+	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+}
+
+static void on_host_incident(void *ctx, const struct incident *inc)
+{
+	/* Not counted: left out by --since. */
+	if (inc->proc)
+		json_stream_add(ctx, inc);
+}
+
+/* The hosts' reports, read in parallel into the same model after the
+ * local paths; returns how many hosts failed (each told on stderr). */
+static size_t read_hosts(struct once *on)
+{
+	const struct options *o = on->o;
+
+	if (!o->nhostpaths)
+		return 0;
+	struct fleet_opts fo = {
+		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
+		.since_arg = o->since_arg, .once = 1,
+		.timeout_ms = o->host_timeout_ms,
+		.on_incident = on->json ? on_host_incident : NULL,
+		.ctx = on->json ? &on->js : NULL, .log = on->log,
+	};
+	struct fleet *fl = fleet_new(&on->m, &fo);
+	for (size_t i = 0; i < o->nhostpaths; i++)
+		fleet_add(fl, o->host_names[i], o->host_paths[i]);
+	size_t down = fleet_run_once(fl);
+	fleet_free(fl);
+	return down;
+}
+
+/* Never "no incident" about a path that gave nothing to read.  Only the
+ * first nlocal roots are this machine's: a host's say for themselves. */
+static int check_unread(struct once *on, size_t nlocal)
+{
+	const struct model *m = &on->m;
+	int bad = 0;
+
+	if (on->o->default_root)
+		return 0;	/* a host with no logs yet: nothing wrong */
+	for (size_t i = 0; i < nlocal && i < m->nroots; i++) {
+		if (m->root_files[i])
+			continue;
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, m->nskipped
+			? _("%s: nothing readable there (see Skipped in the "
+			    "report)")
+			: _("%s: nothing readable there"), m->roots[i]);
+		say(on, msg.buf);
+		sb_free(&msg);
+		bad = 1;
+	}
+	return bad ? -1 : 0;
+}
+
+/* Messages of the state file, said as any other. */
+static void say_state(void *ctx, const char *text)
+{
+	say(ctx, text);
+}
+
+/* The text report says what it covers when a state carries counters. */
+static void say_state_text(const struct options *o, const struct model *m)
+{
+	time_t since = (time_t)m->counted_since;
+	struct tm tm;
+	char iso[32];
+
+	gmtime_r(&since, &tm);
+	strftime(iso, sizeof iso, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	struct strbuf path = STRBUF_INIT;
+	sanitize(&path, o->state_file, strlen(o->state_file));
+	printf(_("State: %s\n"
+		 "  This report covers what this run read; the prom file's\n"
+		 "  counters cover everything counted since %s.\n"),
+	       path.buf, iso);
+	sb_free(&path);
+}
+
+/* The JSON report's incidents go straight out as they are found: its
+ * memory does not grow with them. */
+static void json_begin(struct once *on, const struct catalog *cat)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	/* Tens of megabytes may go out: in large writes, not in the
+	 * default 4 KiB ones.  The buffer stays stdout's until exit. */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
+	json_stream_init(&on->js, stdout, cat);
+	report_json_head(&head, &on->ro);
+	on->js.head = sb_detach(&head);
+}
+
+/* The model, the state it starts from and the report's options. */
+static int begin(struct once *on, const struct options *o,
+		 const struct catalog *cat)
+{
+	on->o = o;
+	on->json = o->format == FORMAT_JSON;
+	on->err = (struct strbuf)STRBUF_INIT;
+	model_init(&on->m);
+	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
+	gethostname(on->host, sizeof on->host - 1);
+	on->rr = (struct read_resume){ posset_resume_for, &on->ps, NULL, 0 };
+	on->resuming = o->state_file || o->resume_file;
+	if (state_open(o->state_file, o->resume_file, &on->m, &on->ps,
+		       &on->set_aside, &on->lock_fd, say_state, on) < 0) {
+		model_free(&on->m);
+		return -1;
+	}
+	on->ro = (struct report_opts){
+		.cat = cat, .host = on->host, .version = PACKAGE_VERSION,
+		.color = use_color(o->color), .width = 80,
+		.incidents = on->json ? &on->js : NULL,
+		.state_file = o->state_file,
+		.counted_since = on->m.counted_since,
+	};
+	if (on->json)
+		json_begin(on, cat);
+	return 0;
+}
+
+static void end(struct once *on)
+{
+	posset_free(&on->ps);
+	free(on->rr.pos);
+	if (on->lock_fd >= 0)
+		close(on->lock_fd);
+	if (on->json)
+		json_stream_free(&on->js);
+	model_free(&on->m);
+	sb_free(&on->err);
+}
+
+/* The report, then the prom file, then the state; returns the status. */
+static int write_out(struct once *on)
+{
+	const struct options *o = on->o;
+	struct model *m = &on->m;
+
+	model_sort(m);
+	int rc = on->json ? report_json(m, &on->ro, stdout)
+		: locale_is_utf8() ? report_text(m, &on->ro, stdout)
+				   : report_text_8bit(m, &on->ro, stdout);
+	if (rc == 0 && o->state_file && !on->json)
+		say_state_text(o, m);
+	if (rc == 0 && fflush(stdout) != 0)
+		rc = -1;
+	int status = m->n ? EXIT_INCIDENTS : EXIT_CLEAN;
+	/* The state after the prom file: a crash between the two counts
+	 * this run again next time, into counters that then only grow. */
+	if (o->prom_file && prom_write(o->prom_file, m, m->stats.files,
+				       &on->err) < 0) {
+		say(on, on->err.buf);
+		status = EXIT_TROUBLE;
+	}
+	if (rc < 0) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, _("writing the report: %s"), strerror(errno));
+		say(on, msg.buf);
+		sb_free(&msg);
+		status = EXIT_TROUBLE;
+	}
+	if (o->state_file && state_save(o->state_file, m, on->rr.pos,
+					on->rr.npos, &on->ps, NULL,
+					&on->err) < 0) {
+		say(on, on->err.buf);
+		status = EXIT_TROUBLE;
+	}
+	return status;
+}
+
+int run_once(const struct options *o, struct ruleset *rs,
+	     const struct catalog *cat, struct msglog *log)
+{
+	struct once on = { .log = log };
+	struct timespec t0;
+
+	if (begin(&on, o, cat) < 0)
+		return EXIT_TROUBLE;
+	clock_gettime(CLOCK_MONOTONIC, &t0);
+	int rc = read_all(o, rs, &on.m, on.json ? &on.js : NULL,
+			  on.resuming ? &on.rr : NULL, &on.err);
+	size_t nlocal = on.m.nroots, hosts_down = 0;
+	if (rc == 0)
+		hosts_down = read_hosts(&on);
+	on.m.stats.seconds = seconds_since(&t0);
+	on.m.stats.match_limit_hits += ruleset_limit_hits(rs);
+	if (rc < 0) {
+		say(&on, on.err.buf);
+		end(&on);
+		return EXIT_TROUBLE;
+	}
+	int status = write_out(&on);
+	if (check_unread(&on, nlocal) < 0 || hosts_down || on.set_aside)
+		status = EXIT_TROUBLE;
+	end(&on);
+	return status;
+}
