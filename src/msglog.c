@@ -33,12 +33,11 @@ const struct msg *msglog_get(const struct msglog *l, size_t i)
 
 void msglog_add(struct msglog *l, const char *text)
 {
-	struct strbuf clean = STRBUF_INIT, ascii = STRBUF_INIT;
+	struct strbuf clean = STRBUF_INIT;
 
-	sanitize(&clean, text, strlen(text));
-	if (l->ascii)
-		escape_8bit(&ascii, clean.buf, clean.len);
-	const char *s = sb_str(l->ascii ? &ascii : &clean);
+	clean_for(&clean, text, strlen(text),
+		  l->ascii ? CLEAN_ASCII : CLEAN_UTF8);
+	const char *s = sb_str(&clean);
 	l->total++;
 	if (!l->attached) {
 		fprintf(stderr, "plogtop: %s\n", s);
@@ -62,7 +61,6 @@ void msglog_add(struct msglog *l, const char *text)
 		l->n++;
 	}
 	sb_free(&clean);
-	sb_free(&ascii);
 }
 
 void msglog_flush(struct msglog *l)

@@ -125,6 +125,31 @@ void sanitize(struct strbuf *out, const char *s, size_t n)
 	}
 }
 
+void clean_for(struct strbuf *out, const char *s, size_t n,
+	       enum clean_target to)
+{
+	int ascii = (to & CLEAN_ASCII) ||
+		    ((to & CLEAN_LOCALE) && !locale_is_utf8());
+
+	if (n == 0)
+		return;
+	if (!ascii) {
+		if (to & CLEAN_DONE)
+			sb_add(out, s, n);
+		else
+			sanitize(out, s, n);
+		return;
+	}
+	if (to & CLEAN_DONE) {
+		escape_8bit(out, s, n);
+		return;
+	}
+	struct strbuf clean = STRBUF_INIT;
+	sanitize(&clean, s, n);
+	escape_8bit(out, clean.buf, clean.len);
+	sb_free(&clean);
+}
+
 /* Widths are wcwidth(3)'s, asked in a UTF-8 locale whatever the
  * current one is (text here is UTF-8 whatever the terminal's charset):
  * CJK and emoji take two columns, combining marks none.  With no UTF-8

@@ -25,8 +25,27 @@ void sanitize(struct strbuf *out, const char *s, size_t n);
 int locale_is_utf8(void);
 
 /* Appends sanitised text s with every byte >= 0x80 as "\xNN": pure ASCII
- * for an output whose charset is not UTF-8. */
+ * for an output whose charset is not UTF-8.  The step clean_for takes
+ * for CLEAN_ASCII; called alone only by clean_for. */
 void escape_8bit(struct strbuf *out, const char *s, size_t n);
+
+/* Where text is going, for clean_for. */
+enum clean_target {
+	CLEAN_UTF8 = 0,		/* JSON, the prom file, a UTF-8 screen */
+	CLEAN_ASCII = 1,	/* a screen whose charset is not UTF-8 */
+	CLEAN_LOCALE = 2,	/* stderr, a text report or line on stdout:
+				 * ASCII unless the locale's charset is UTF-8 */
+	CLEAN_DONE = 4,		/* or'ed in: the text is sanitised already (a
+				 * report or a line made of sanitised parts),
+				 * only its charset is fitted */
+};
+
+/* The one "clean this for that output": appends the n bytes at s to out,
+ * sanitised (unless CLEAN_DONE), then with every byte >= 0x80 spelt
+ * "\xNN" when the target's charset is not UTF-8 (there a byte >= 0x80
+ * may be a C1 control: 0x9b is CSI on an 8-bit terminal). */
+void clean_for(struct strbuf *out, const char *s, size_t n,
+	       enum clean_target to);
 
 /* Columns that the (already sanitised, valid UTF-8) string s takes on a
  * terminal: East Asian wide characters count two, combining marks none. */

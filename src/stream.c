@@ -88,12 +88,8 @@ static void text_line(struct strbuf *sb, const struct incident *inc)
 {
 	struct strbuf line = STRBUF_INIT;
 
-	if (locale_is_utf8()) {
-		line_of(sb, inc);
-		return;
-	}
 	line_of(&line, inc);
-	escape_8bit(sb, line.buf, line.len);
+	clean_for(sb, line.buf, line.len, CLEAN_LOCALE | CLEAN_DONE);
 	sb_free(&line);
 }
 

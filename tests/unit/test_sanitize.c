@@ -261,6 +261,34 @@ static void test_text_fit(void **state)
 	free(cut);
 }
 
+/* clean_for: sanitised, then ASCII for a target whose charset is not
+ * UTF-8; text sanitised already (CLEAN_DONE) keeps its escapes. */
+static void check_for(const char *in, enum clean_target to, const char *want)
+{
+	struct strbuf out = STRBUF_INIT;
+
+	sb_adds(&out, ">");
+	clean_for(&out, in, strlen(in), to);
+	assert_string_equal(sb_str(&out), want);
+	sb_free(&out);
+}
+
+static void test_clean_for(void **state)
+{
+	(void)state;
+	const char raw[] = "a\\\x1b\t\xe8\xbf\x9b";	/* a\ ESC TAB 进 */
+	check_for(raw, CLEAN_UTF8, ">a\\\\\\x1b\\t\xe8\xbf\x9b");
+	check_for(raw, CLEAN_ASCII, ">a\\\\\\x1b\\t\\xe8\\xbf\\x9b");
+	/* The unit tests run in the C locale: not UTF-8. */
+	check_for(raw, CLEAN_LOCALE, ">a\\\\\\x1b\\t\\xe8\\xbf\\x9b");
+	/* Sanitised already: only the charset. */
+	check_for("a\\\\b \xe8\xbf\x9b", CLEAN_UTF8 | CLEAN_DONE,
+		  ">a\\\\b \xe8\xbf\x9b");
+	check_for("a\\\\b \xe8\xbf\x9b", CLEAN_ASCII | CLEAN_DONE,
+		  ">a\\\\b \\xe8\\xbf\\x9b");
+	check_for("", CLEAN_ASCII, ">");
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -279,6 +307,7 @@ int main(void)
 		cmocka_unit_test(test_appends_to_existing_buffer),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_text_fit),
+		cmocka_unit_test(test_clean_for),
 	};
 	return UNIT_RUN("sanitize", tests);
 }
