@@ -15,7 +15,6 @@
 #include "datadir.h"
 #include "follow.h"
 #include "i18n.h"
-#include "incident_json.h"
 #include "readall.h"
 #include "xalloc.h"
 
@@ -154,7 +153,7 @@ static void take(void *ctx, struct incident *inc)
 	 * parallel; the model only counts. */
 	if (w->cat) {
 		struct strbuf sb = STRBUF_INIT;
-		incident_json(&sb, inc, w->cat, NULL);
+		snapshot_render(&sb, inc, w->cat);
 		/* Its room cut to what it holds: thousands may wait. */
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
@@ -255,7 +254,7 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
-static int count(struct model *m, struct worker *w, struct json_stream *js)
+static int count(struct model *m, struct worker *w, struct snapshot *snap)
 {
 	struct adopted a = { NULL, NULL };
 
@@ -266,8 +265,8 @@ static int count(struct model *m, struct worker *w, struct json_stream *js)
 		adopt(m, &a, it.inc);
 		model_add(m, it.inc);
 		/* Not counted: left out by --since. */
-		if (js && it.inc->proc)
-			json_stream_add_rendered(js, it.json, it.jsonlen);
+		if (snap && it.inc->proc)
+			snapshot_add_rendered(snap, it.json, it.jsonlen);
 		free(it.json);
 	}
 }
@@ -386,7 +385,7 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 }
 
 static int read_parallel(const struct options *o, struct model *m,
-			 struct json_stream *js, const struct plan_file *plan,
+			 struct snapshot *snap, const struct plan_file *plan,
 			 size_t nplan, size_t nstreams, size_t nw,
 			 struct strbuf *err)
 {
@@ -398,14 +397,14 @@ static int read_parallel(const struct options *o, struct model *m,
 
 	while (started < nw && rc == 0) {
 		rc = start_worker(&w[started], &sh, started,
-				  js ? js->cat : NULL, m->since, err);
+				  snap ? snap->cat : NULL, m->since, err);
 		if (rc < 0)
 			end_worker(&w[started]);
 		else
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		count(m, &w[owner[s]], js);
+		count(m, &w[owner[s]], snap);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -425,20 +424,13 @@ static int read_parallel(const struct options *o, struct model *m,
 	return rc;
 }
 
-static void on_once_incident(void *ctx, const struct incident *inc)
-{
-	/* Not counted: left out by --since. */
-	if (inc->proc)
-		json_stream_add(ctx, inc);
-}
-
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct read_resume *rr,
+	     struct snapshot *snap, struct read_resume *rr,
 	     struct strbuf *err)
 {
 	struct follow_opts fo = {
-		.once = 1, .on_incident = js ? on_once_incident : NULL,
-		.ctx = js,
+		.once = 1, .on_incident = snap ? snapshot_on_incident : NULL,
+		.ctx = snap,
 		.resume_for = rr ? rr->resume_for : NULL,
 		.resume_ctx = rr ? rr->ctx : NULL,
 	};
@@ -466,7 +458,7 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		 * go, and their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
-		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
+		rc = read_parallel(o, m, snap, plan, nplan, nstreams, nw, err);
 	} else {
 		while (follower_history_step(fw, 1000))
 			;

@@ -111,55 +111,8 @@ static int flush_to(struct strbuf *sb, FILE *out)
 	return rc;
 }
 
-void json_stream_init(struct json_stream *js, FILE *f,
-		      const struct catalog *cat)
-{
-	memset(js, 0, sizeof *js);
-	js->f = f;
-	js->cat = cat;
-}
-
-void json_stream_free(struct json_stream *js)
-{
-	free(js->head);
-	js->head = NULL;
-}
-
-/* The head goes out with the first incident (or the report's end), so
- * that a run that fails before reading writes nothing. */
-static void json_stream_begin(struct json_stream *js)
-{
-	if (!js->head)
-		return;
-	if (fputs(js->head, js->f) < 0 && !js->err)
-		js->err = errno ? errno : EIO;
-	json_stream_free(js);
-}
-
-int json_stream_add_rendered(struct json_stream *js, const char *json,
-			     size_t len)
-{
-	const char *sep = js->n ? ",\n    " : "\n    ";
-
-	json_stream_begin(js);
-	if ((fputs(sep, js->f) < 0 || fwrite(json, 1, len, js->f) != len) &&
-	    !js->err)
-		js->err = errno ? errno : EIO;
-	js->n++;
-	return js->err ? -1 : 0;
-}
-
-int json_stream_add(struct json_stream *js, const struct incident *inc)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	incident_json(&sb, inc, js->cat, NULL);
-	int rc = json_stream_add_rendered(js, sb.buf, sb.len);
-	sb_free(&sb);
-	return rc;
-}
-
-void report_json_head(struct strbuf *sb, const struct report_opts *o)
+/* What the snapshot starts with, known before anything is read. */
+static void head_part(struct strbuf *sb, const struct report_opts *o)
 {
 	char now[32];
 	time_t t = time(NULL);
@@ -188,25 +141,76 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o)
 	sb_addf(sb, ",\n  \"generated_at\": \"%s\",\n  \"incidents\": [", now);
 }
 
-/* The incidents come first, as they were found (they went straight to
- * the output while reading, so memory does not grow with them); what
- * needs all of them counted follows. */
-int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	memset(s, 0, sizeof *s);
+	s->f = f;
+	s->cat = o->cat;
+	head_part(&head, o);
+	s->head = sb_detach(&head);
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	free(s->head);
+	s->head = NULL;
+}
+
+/* The head goes out with the first incident (or the snapshot's end), so
+ * that a run that fails before reading writes nothing. */
+static void put_head(struct snapshot *s)
+{
+	if (!s->head)
+		return;
+	if (fputs(s->head, s->f) < 0 && !s->err)
+		s->err = errno ? errno : EIO;
+	snapshot_free(s);
+}
+
+void snapshot_render(struct strbuf *sb, const struct incident *inc,
+		     const struct catalog *cat)
+{
+	/* The snapshot's incidents name no host for local input. */
+	incident_json(sb, inc, cat, NULL);
+}
+
+int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len)
+{
+	const char *sep = s->n ? ",\n    " : "\n    ";
+
+	put_head(s);
+	if ((fputs(sep, s->f) < 0 || fwrite(json, 1, len, s->f) != len) &&
+	    !s->err)
+		s->err = errno ? errno : EIO;
+	s->n++;
+	return s->err ? -1 : 0;
+}
+
+void snapshot_on_incident(void *snapshot, const struct incident *inc)
+{
+	struct snapshot *s = snapshot;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* Not counted: left out by --since. */
+	if (!inc->proc)
+		return;
+	snapshot_render(&sb, inc, s->cat);
+	snapshot_add_rendered(s, sb.buf, sb.len);
+	sb_free(&sb);
+}
+
+/* The incidents came first, as they were found; what needs all of them
+ * counted follows. */
+int snapshot_end(struct snapshot *s, const struct model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct json_stream own;
-	struct json_stream *js = o->incidents;
-	int rc = 0;
+	FILE *out = s->f;
 
-	if (!js || js->f != out) {
-		json_stream_init(&own, out, o->cat);
-		report_json_head(&sb, o);
-		own.head = sb_detach(&sb);
-		js = &own;
-	}
-	json_stream_begin(js);
-	rc = js->err ? -1 : 0;
-	sb_adds(&sb, js->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
+	put_head(s);
+	int rc = s->err ? -1 : 0;
+	sb_adds(&sb, s->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (i)
 			sb_adds(&sb, ", ");
@@ -227,5 +231,15 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	if (rc == 0)
 		rc = flush_to(&sb, out);
 	sb_free(&sb);
+	return rc;
+}
+
+int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+{
+	struct snapshot s;
+
+	snapshot_begin(&s, out, o);
+	int rc = snapshot_end(&s, m);
+	snapshot_free(&s);
 	return rc;
 }
