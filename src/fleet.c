@@ -218,13 +218,9 @@ void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sanitize(&sb, fh->mh->name, strlen(fh->mh->name));
-	sb_adds(&sb, ": ");
-	sanitize(&sb, what, strlen(what));
-	if (fl->o.on_message)
-		fl->o.on_message(fl->o.ctx, sb.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	/* The host's name and what its ssh said: the sink sanitises them. */
+	sb_addf(&sb, "%s: %s", fh->mh->name, what);
+	msglog_add(fl->o.log, sb.buf);
 	sb_free(&sb);
 }
 
@@ -332,10 +328,7 @@ static void no_slot(struct fleet *fl, size_t from)
 	sb_addf(&msg, _("%zu of %zu hosts cannot be connected: each takes "
 			"2 open files and the limit (ulimit -n) is %llu; raise "
 			"it (LimitNOFILE= in a unit)"), fl->n - from, fl->n, lim);
-	if (fl->o.on_message)
-		fl->o.on_message(fl->o.ctx, msg.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", msg.buf);
+	msglog_add(fl->o.log, msg.buf);
 	sb_free(&msg);
 	sb_free(&why);
 }

@@ -37,10 +37,10 @@ struct fleet_opts {
 	unsigned timeout_ms;	/* --once: each host's report within it */
 	/* Called after each incident reaches the model. */
 	void (*on_incident)(void *ctx, const struct incident *inc);
-	/* A host's state changed ("HOST: down: why"), sanitised. */
-	void (*on_message)(void *ctx, const char *text);
+	/* Where a host's changes go ("HOST: down: why"); NULL: stderr at
+	 * once (src/msglog.h). */
+	struct msglog *log;
 	void *ctx;
-	struct msglog *log;	/* --once: what its reports say */
 };
 
 struct fleet;

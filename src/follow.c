@@ -68,13 +68,10 @@ void follow_say(const struct follower *fw, const char *path, const char *why)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	/* Path names come from the file system: sanitised like logs. */
-	sanitize(&sb, path, strlen(path));
-	sb_addf(&sb, ": %s", why);
-	if (fw->o.on_message)
-		fw->o.on_message(fw->o.ctx, sb.buf);
-	else
-		fprintf(stderr, "plogtop: %s\n", sb.buf);
+	/* Path names come from the file system: the sink sanitises them
+	 * like logs. */
+	sb_addf(&sb, "%s: %s", path, why);
+	msglog_add(fw->o.log, sb.buf);
 	sb_free(&sb);
 }
 

@@ -11,6 +11,7 @@
 #include "incident.h"
 #include "model.h"
 #include "monoclock.h"
+#include "msglog.h"
 #include "rules.h"
 
 /* Where to start a file again: its identity at the resume point, and the
@@ -30,9 +31,9 @@ struct follow_opts {
 	size_t max_watches;	/* 0: as many as the kernel gives */
 	/* Called after each incident reaches the model. */
 	void (*on_incident)(void *ctx, const struct incident *inc);
-	/* Status messages ("PATH: what happened", sanitised); stderr when
-	 * NULL.  A dashboard shows them rather than let them scroll it. */
-	void (*on_message)(void *ctx, const char *text);
+	/* Where status messages ("PATH: what happened") go; NULL: stderr
+	 * at once (src/msglog.h). */
+	struct msglog *log;
 	/* A reader that splits the work between threads: incidents go to
 	 * take (which owns them) instead of the model, and on_stream_end is
 	 * called when a stream of the history has ended, its chains closed. */

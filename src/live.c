@@ -31,16 +31,6 @@
 #include "stream.h"
 #include "xalloc.h"
 
-/* Every message goes to the one sink: once curses owns the screen
- * nothing may write to stderr, and the dashboard shows it on its message
- * line and in its messages view; without a dashboard, stderr. */
-static void on_message(void *ctx, const char *text)
-{
-	struct live *lv = ctx;
-
-	msglog_add(&lv->log, text);
-}
-
 /* Each incident is one line, flushed at once, also into a pipe. */
 static void on_incident(void *ctx, const struct incident *inc)
 {
@@ -64,23 +54,24 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 	double retry = lv->o->prom_retry_ms / 1000.0;
 
 	if (!err && lv->prom_failed) {
-		sanitize(&msg, lv->o->prom_file, strlen(lv->o->prom_file));
-		sb_adds(&msg, _(": written again"));
+		sb_addf(&msg, "%s%s", lv->o->prom_file, _(": written again"));
+		msglog_add(&lv->log, msg.buf);
 		lv->prom_failed = 0;
 	} else if (err && !lv->prom_failed) {
-		sanitize(&msg, err->buf, err->len);
+		sb_add(&msg, err->buf, err->len);
 		sb_addf(&msg, _(" (trying again; plogtop exits if the prom file "
 			"cannot be written for %g s)"), retry);
+		msglog_add(&lv->log, msg.buf);
 		lv->prom_failed = 1;
 		lv->prom_failed_at = now;
 	} else if (err && now - lv->prom_failed_at >= lv->o->prom_retry_ms) {
-		sanitize(&lv->prom_err, err->buf, err->len);
-		sb_addf(&lv->prom_err, _(" (the prom file could not be written "
+		sb_add(&msg, err->buf, err->len);
+		sb_addf(&msg, _(" (the prom file could not be written "
 			"for %g s; giving up)"), retry);
+		msglog_error(&lv->log, msg.buf);
+		lv->failed = 1;
 		lv->prom_gave_up = 1;	/* ends the loop; output goes on */
 	}
-	if (msg.len)
-		on_message(lv, msg.buf);
 	sb_free(&msg);
 }
 
@@ -196,46 +187,100 @@ static int signal_fd(sigset_t *old)
 
 /* ---- the loop ---- */
 
+/* What the loop waits on: its own LOOP_FDS, then two per host of a
+ * fleet; returns how many. */
+#define LOOP_FDS 4
+static size_t loop_fds(const struct live *lv, int sfd, struct pollfd *p,
+		       size_t nfleet)
+{
+	p[0] = (struct pollfd){ sfd, POLLIN, 0 };
+	p[1] = (struct pollfd){ follower_fd(lv->fw), POLLIN, 0 };
+	p[2] = (struct pollfd){ follower_stdin_fd(lv->fw), POLLIN, 0 };
+	/* The dashboard reads keys; --follow only watches its output, to
+	 * end when nobody reads it any more, even if it has had nothing to
+	 * write (a remote plogtop whose ssh went away). */
+	p[3] = lv->dashboard ? (struct pollfd){ STDIN_FILENO, POLLIN, 0 }
+			     : (struct pollfd){ STDOUT_FILENO, 0, 0 };
+	return LOOP_FDS + (lv->fleet ? fleet_pollfds(lv->fleet, p + LOOP_FDS,
+						    nfleet) : 0);
+}
+
+/* How long poll may wait: until the first thing that is due. */
+static int loop_timeout(const struct live *lv, unsigned long long now,
+			unsigned long long demo_due)
+{
+	if (follower_reading_history(lv->fw))
+		return 0;
+	int timeout = min_timeout(follower_timeout(lv->fw, now),
+				  prom_timeout(lv, now));
+	if (lv->fleet)
+		timeout = min_timeout(timeout, fleet_timeout(lv->fleet, now));
+	timeout = min_timeout(timeout, live_draw_timeout(lv, now));
+	timeout = min_timeout(timeout, live_state_timeout(lv, now));
+	if (lv->demo)
+		timeout = min_timeout(timeout, demo_due > now
+				      ? (int)(demo_due - now) : 0);
+	return timeout;
+}
+
+/* The history is read: the prom file, the state and a cursor line are
+ * due. */
+static void history_read(struct live *lv, unsigned long long now)
+{
+	prom_history_read(lv, now);
+	live_state_write(lv, now, 1);
+	live_cursor_write(lv, now, 1);
+}
+
+/* One turn after poll said n: reads, counts, writes and draws what is
+ * due. */
+static void loop_step(struct live *lv, const struct pollfd *p, size_t np,
+		      int n, int history, unsigned long long *demo_due)
+{
+	unsigned long long now = monotonic_ms();
+
+	if (lv->dashboard && ((n > 0 && p[3].revents) || n < 0))
+		live_keys(lv, now);
+	if (lv->stop)
+		return;
+	if (history && !follower_history_step(lv->fw, lv->dashboard
+						      ? 50 : 200))
+		history_read(lv, now);
+	if (lv->demo)
+		*demo_due = demo_step(lv->demo, now);
+	follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
+			n > 0 && (p[2].revents & (POLLIN | POLLHUP)), now);
+	if (lv->fleet)
+		fleet_handle(lv->fleet, p + LOOP_FDS,
+			     n > 0 ? np - LOOP_FDS : 0, now);
+	model_maintain(&lv->m);
+	write_prom(lv, now, 0);
+	if (!follower_reading_history(lv->fw)) {
+		live_state_write(lv, now, 0);
+		live_cursor_write(lv, now, 0);
+	}
+	/* Paused or not, the clock and the header still move. */
+	if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
+		live_draw(lv, now);
+}
+
 static void loop(struct live *lv, int sfd)
 {
 	unsigned long long demo_due = 0;
-	/* The loop's own four, then two per host of a fleet. */
 	size_t nfleet = lv->fleet ? fleet_npoll(lv->fleet) : 0;
-	struct pollfd *p = xcalloc(4 + nfleet, sizeof *p);
+	struct pollfd *p = xcalloc(LOOP_FDS + nfleet, sizeof *p);
 
 	while (!lv->stop && !lv->prom_gave_up &&
 	       (!follower_finished(lv->fw) || lv->fleet)) {
-		unsigned long long now = monotonic_ms();
 		int history = follower_reading_history(lv->fw);
-		p[0] = (struct pollfd){ sfd, POLLIN, 0 };
-		p[1] = (struct pollfd){ follower_fd(lv->fw), POLLIN, 0 };
-		p[2] = (struct pollfd){ follower_stdin_fd(lv->fw), POLLIN, 0 };
-		/* The dashboard reads keys; --follow only watches its output,
-		 * to end when nobody reads it any more, even if it has had
-		 * nothing to write (a remote plogtop whose ssh went away). */
-		p[3] = lv->dashboard ? (struct pollfd){ STDIN_FILENO, POLLIN, 0 }
-				     : (struct pollfd){ STDOUT_FILENO, 0, 0 };
-		size_t np = 4 + (lv->fleet ? fleet_pollfds(lv->fleet, p + 4,
-							   nfleet) : 0);
-		int timeout = min_timeout(follower_timeout(lv->fw, now),
-					  prom_timeout(lv, now));
-		if (lv->fleet)
-			timeout = min_timeout(timeout,
-					      fleet_timeout(lv->fleet, now));
-		timeout = min_timeout(timeout, live_draw_timeout(lv, now));
-		timeout = min_timeout(timeout, live_state_timeout(lv, now));
-		if (lv->demo)
-			timeout = min_timeout(timeout, demo_due > now
-					      ? (int)(demo_due - now) : 0);
-		if (history)
-			timeout = 0;
-		int n = poll(p, np, timeout);
+		size_t np = loop_fds(lv, sfd, p, nfleet);
+		int n = poll(p, np, loop_timeout(lv, monotonic_ms(), demo_due));
 		if (n < 0 && errno != EINTR) {
 			struct strbuf msg = STRBUF_INIT;
 			sb_addf(&msg, "poll: %s", strerror(errno));
-			lv->stop = 1;	/* said once the terminal is back */
-			sb_free(&lv->prom_err);
-			sanitize(&lv->prom_err, msg.buf, msg.len);
+			/* Said on stderr once the terminal is back. */
+			msglog_error(&lv->log, msg.buf);
+			lv->failed = 1;
 			sb_free(&msg);
 			break;
 		}
@@ -251,33 +296,7 @@ static void loop(struct live *lv, int sfd)
 		 * reader of --follow's output. */
 		if (n > 0 && (p[3].revents & (POLLHUP | POLLERR)))
 			break;
-		now = monotonic_ms();
-		if (lv->dashboard && ((n > 0 && p[3].revents) || n < 0))
-			live_keys(lv, now);
-		if (lv->stop)
-			break;
-		if (history && !follower_history_step(lv->fw, lv->dashboard
-							      ? 50 : 200)) {
-			prom_history_read(lv, now);
-			live_state_write(lv, now, 1);
-			live_cursor_write(lv, now, 1);
-		}
-		if (lv->demo)
-			demo_due = demo_step(lv->demo, now);
-		follower_handle(lv->fw, n > 0 && (p[1].revents & POLLIN),
-				n > 0 && (p[2].revents & (POLLIN | POLLHUP)),
-				now);
-		if (lv->fleet)
-			fleet_handle(lv->fleet, p + 4, n > 0 ? np - 4 : 0, now);
-		model_maintain(&lv->m);
-		write_prom(lv, now, 0);
-		if (!follower_reading_history(lv->fw)) {
-			live_state_write(lv, now, 0);
-			live_cursor_write(lv, now, 0);
-		}
-		/* Paused or not, the clock and the header still move. */
-		if (lv->dashboard && now >= lv->drawn_at + lv->o->interval_ms)
-			live_draw(lv, now);
+		loop_step(lv, p, np, n, history, &demo_due);
 	}
 	free(p);
 }
@@ -292,11 +311,17 @@ static struct fleet *start_fleet(struct live *lv)
 	struct fleet_opts fo = {
 		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
 		.since_arg = o->since_arg, .on_incident = on_incident,
-		.on_message = on_message, .ctx = lv,
+		.log = &lv->log, .ctx = lv,
 	};
 	struct fleet *fl = fleet_new(&lv->m, &fo);
 	for (size_t i = 0; i < o->nhostpaths; i++)
 		fleet_add(fl, o->host_names[i], o->host_paths[i]);
+	if (o->state_file) {
+		struct strbuf hosts = STRBUF_INIT;
+		if (state_section(o->state_file, "hosts", &hosts) == 0)
+			fleet_restore_state(fl, hosts.buf, hosts.len);
+		sb_free(&hosts);
+	}
 	return fl;
 }
 
@@ -326,139 +351,162 @@ static int reads_stdin(const struct options *o)
 	return 0;
 }
 
-static int run(const struct options *o, struct ruleset *rs,
-	       const struct catalog *cat, int dashboard)
+/* The follower over the roots (or the demo's): -1 with why in err. */
+static int start_follower(struct live *lv, struct ruleset *rs, int skip,
+			  struct strbuf *err)
 {
-	struct live lv = { .o = o, .cat = cat, .dashboard = dashboard,
-			   .state_lock = -1 };
-	struct strbuf err = STRBUF_INIT;
-	int status = 0;
-
-	gethostname(lv.host, sizeof lv.host - 1);
-	lv.prom_heartbeat_ms = prom_heartbeat(o);
-	model_init(&lv.m);
-	msglog_init(&lv.log);
-	/* The dashboard's messages wait for it from the start: a warning
-	 * while the roots are set up shows on its message line; if it
-	 * cannot start, they go to stderr then. */
-	msglog_attach(&lv.log, dashboard);
-	model_set_live(&lv.m, o->keep);
-	/* --since=now means: start at the end of every file. */
-	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
-	lv.m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
-	if (o->demo && !(lv.demo = demo_new(&err))) {
-		fprintf(stderr, "plogtop: --demo: %s\n", err.buf);
-		status = 2;
-		goto out;
-	}
-	if (live_state_start(&lv) < 0) {
-		status = 2;
-		goto out;
-	}
+	const struct options *o = lv->o;
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
 		.max_watches = o->max_watches, .on_incident = on_incident,
-		.on_message = on_message,
-		.ctx = &lv,
-		.resume_ctx = &lv.resume,
+		.log = &lv->log, .ctx = lv, .resume_ctx = &lv->resume,
 	};
+
 	/* Resume points are kept for a state or a stream's cursor lines. */
 	if (o->state_file || o->resume_file || o->hello)
 		fo.resume_for = posset_resume_for;
-	lv.fw = follower_new(rs, &lv.m, &fo, &err);
-	if (!lv.fw) {
-		fprintf(stderr, "plogtop: %s\n", err.buf);
-		status = 2;
-		goto out;
-	}
+	if (!(lv->fw = follower_new(rs, &lv->m, &fo, err)))
+		return -1;
+	if (lv->demo)
+		return follower_add(lv->fw, demo_root(lv->demo), 1, err);
 	/* A root still to come is waited for, except a path named for the
 	 * dashboard: a mistyped one must not give an empty screen. */
-	int may_wait = !dashboard || o->default_root;
-	if (lv.demo) {
-		follower_add(lv.fw, demo_root(lv.demo), 1, &err);
+	int may_wait = !lv->dashboard || o->default_root;
+	for (size_t i = 0; i < o->npaths; i++)
+		if (follower_add(lv->fw, o->paths[i], may_wait, err) < 0)
+			return -1;
+	return 0;
+}
+
+/* Everything up to the loop; -1 when plogtop cannot start (said). */
+static int live_open(struct live *lv, struct ruleset *rs)
+{
+	const struct options *o = lv->o;
+	struct strbuf err = STRBUF_INIT;
+	int rc = -1;
+
+	gethostname(lv->host, sizeof lv->host - 1);
+	lv->prom_heartbeat_ms = prom_heartbeat(o);
+	model_init(&lv->m);
+	msglog_init(&lv->log);
+	/* The dashboard's messages wait for it from the start: a warning
+	 * while the roots are set up shows on its message line; if it
+	 * cannot start, they go to stderr then.  What stops plogtop from
+	 * starting is said at once (a NULL log). */
+	msglog_attach(&lv->log, lv->dashboard);
+	model_set_live(&lv->m, o->keep);
+	/* --since=now means: start at the end of every file. */
+	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
+	lv->m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
+	if (o->demo && !(lv->demo = demo_new(&err))) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "--demo: %s", err.buf);
+		msglog_add(NULL, msg.buf);
+		sb_free(&msg);
+	} else if (live_state_start(lv) < 0) {
+		;	/* said */
+	} else if (start_follower(lv, rs, skip, &err) < 0) {
+		msglog_add(NULL, err.buf);
 	} else {
-		for (size_t i = 0; i < o->npaths && status == 0; i++)
-			if (follower_add(lv.fw, o->paths[i], may_wait, &err) < 0)
-				status = 2;
+		lv->fleet = start_fleet(lv);
+		roots_text(lv);
+		/* The terminal's errors come sanitised (a TERM name). */
+		if (lv->dashboard && live_start_dashboard(lv, &err) < 0)
+			msglog_add_clean(NULL, err.buf);
+		else
+			rc = 0;
 	}
-	if (status) {
-		fprintf(stderr, "plogtop: %s\n", err.buf);
-		goto out;
+	sb_free(&err);
+	return rc;
+}
+
+/* Ending: the chains still open are complete as they stand; but with a
+ * state (not standard input: it has no resume point) they are left to
+ * the next run, which reads them from their first line, whole: a chain
+ * cut by a restart is counted once.  What failed is said. */
+static void live_end(struct live *lv)
+{
+	const struct options *o = lv->o;
+
+	if (!o->state_file || reads_stdin(o))
+		follower_flush(lv->fw);
+	else
+		follower_flush_gone(lv->fw);
+	live_state_write(lv, monotonic_ms(), 1);
+	live_cursor_write(lv, monotonic_ms(), 1);
+	write_prom(lv, monotonic_ms(), 1);
+	if (lv->state_failed && !lv->failed) {
+		msglog_error(&lv->log, lv->state_err.buf);
+		lv->failed = 1;
 	}
-	lv.fleet = start_fleet(&lv);
-	if (lv.fleet && o->state_file) {
-		struct strbuf hosts = STRBUF_INIT;
-		if (state_section(o->state_file, "hosts", &hosts) == 0)
-			fleet_restore_state(lv.fleet, hosts.buf, hosts.len);
-		sb_free(&hosts);
+	if (!lv->prom_gave_up && lv->prom_failed) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "%s%s", o->prom_file,
+			_(": the prom file could not be written"));
+		msglog_error(&lv->log, msg.buf);
+		lv->failed = 1;
+		sb_free(&msg);
 	}
-	roots_text(&lv);
-	if (dashboard && live_start_dashboard(&lv, &err) < 0) {
-		fprintf(stderr, "plogtop: %s\n", err.buf);
-		status = 2;
-		goto out;
-	}
+}
+
+/* From the start of the input to its end or a signal; returns the exit
+ * status. */
+static int live_run(struct live *lv)
+{
 	signal(SIGPIPE, SIG_IGN);
-	int sfd = signal_fd(&lv.old_mask);
-	if (sfd < 0)
-		perror("plogtop: signalfd");
-	follower_start(lv.fw, monotonic_ms());
-	if (o->hello)
-		say_hello(&lv);
-	if (lv.fleet)
-		fleet_start(lv.fleet, monotonic_ms());
+	int sfd = signal_fd(&lv->old_mask);
+	if (sfd < 0) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "signalfd: %s", strerror(errno));
+		msglog_add(&lv->log, msg.buf);
+		sb_free(&msg);
+	}
+	follower_start(lv->fw, monotonic_ms());
+	if (lv->o->hello)
+		say_hello(lv);
+	if (lv->fleet)
+		fleet_start(lv->fleet, monotonic_ms());
 	/* The history is read in the loop, step by step, so that a signal
 	 * ends plogtop within a second however much there is to read; the
 	 * prom file is first written once it is read. */
-	if (!follower_reading_history(lv.fw)) {
-		prom_history_read(&lv, monotonic_ms());
-		live_state_write(&lv, monotonic_ms(), 1);
-		live_cursor_write(&lv, monotonic_ms(), 1);
-	}
-	if (dashboard)
-		live_draw(&lv, monotonic_ms());
-	loop(&lv, sfd);
-	if (dashboard)
-		live_stop_dashboard(&lv);
-	/* Ending: the chains still open are complete as they stand; but
-	 * with a state (not standard input: it has no resume point) they
-	 * are left to the next run, which reads them from their first line,
-	 * whole: a chain cut by a restart is counted once. */
-	if (!o->state_file || reads_stdin(o))
-		follower_flush(lv.fw);
-	else
-		follower_flush_gone(lv.fw);
-	live_state_write(&lv, monotonic_ms(), 1);
-	live_cursor_write(&lv, monotonic_ms(), 1);
-	write_prom(&lv, monotonic_ms(), 1);
-	if (lv.state_failed && !lv.prom_err.len)
-		sb_add(&lv.prom_err, lv.state_err.buf, lv.state_err.len);
-	if (!lv.prom_gave_up && lv.prom_failed) {
-		sanitize(&lv.prom_err, o->prom_file, strlen(o->prom_file));
-		sb_adds(&lv.prom_err, _(": the prom file could not be written"));
-	}
-	if (lv.prom_err.len) {
-		fprintf(stderr, "plogtop: %s\n", lv.prom_err.buf);
-		status = 2;
-	}
+	if (!follower_reading_history(lv->fw))
+		history_read(lv, monotonic_ms());
+	if (lv->dashboard)
+		live_draw(lv, monotonic_ms());
+	loop(lv, sfd);
+	if (lv->dashboard)
+		live_stop_dashboard(lv);
+	live_end(lv);
 	/* The signals stay blocked: plogtop is ending, and a hangup that
 	 * arrives late (after the terminal went) must not cut short the
 	 * clean-up below. */
 	if (sfd >= 0)
 		close(sfd);
-out:
-	if (!lv.dash)
-		msglog_flush(&lv.log);
-	dash_free(lv.dash);
-	fleet_free(lv.fleet);
-	follower_free(lv.fw);
-	demo_free(lv.demo);
-	model_free(&lv.m);
-	sb_free(&lv.roots);
-	msglog_free(&lv.log);
-	sb_free(&lv.prom_err);
-	live_state_free(&lv);
-	sb_free(&err);
+	return lv->failed ? 2 : 0;
+}
+
+static void live_close(struct live *lv)
+{
+	if (!lv->dash)
+		msglog_flush(&lv->log);
+	dash_free(lv->dash);
+	fleet_free(lv->fleet);
+	follower_free(lv->fw);
+	demo_free(lv->demo);
+	model_free(&lv->m);
+	sb_free(&lv->roots);
+	msglog_free(&lv->log);
+	live_state_free(lv);
+}
+
+static int run(const struct options *o, struct ruleset *rs,
+	       const struct catalog *cat, int dashboard)
+{
+	struct live lv = { .o = o, .cat = cat, .dashboard = dashboard,
+			   .state_lock = -1 };
+	int status = live_open(&lv, rs) < 0 ? 2 : live_run(&lv);
+
+	live_close(&lv);
 	return status;
 }
 

@@ -35,7 +35,7 @@ struct live {
 	 * manager or a monitor sees it. */
 	int prom_failed, prom_gave_up;
 	unsigned long long prom_failed_at;
-	struct strbuf prom_err;
+	int failed;		/* an error that ends plogtop was said: exit 2 */
 	/* the dashboard */
 	int dashboard;
 	struct tui tui;

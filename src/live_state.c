@@ -28,11 +28,8 @@
 static void say(void *ctx, const char *text)
 {
 	struct live *lv = ctx;
-	struct strbuf clean = STRBUF_INIT;
 
-	sanitize(&clean, text, strlen(text));
-	msglog_add(&lv->log, clean.buf);
-	sb_free(&clean);
+	msglog_add(&lv->log, text);
 }
 
 int live_state_start(struct live *lv)

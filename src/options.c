@@ -8,6 +8,7 @@
 #include "hostspec.h"
 #include "i18n.h"
 #include "model.h"
+#include "msglog.h"
 #include "options.h"
 #include "sanitize.h"
 #include "strbuf.h"
@@ -172,21 +173,27 @@ static const struct option long_options[] = {
  * it. */
 static int usage_error(const char *what, const char *arg)
 {
-	struct strbuf clean = STRBUF_INIT;
+	struct strbuf clean = STRBUF_INIT, msg = STRBUF_INIT;
 
 	sanitize(&clean, arg, strlen(arg));
-	/* what: a text marked by the keyword usage_error (po/Makevars). */
-	fprintf(stderr, _("plogtop: %s '%s'\nTry 'plogtop --help' for more "
-			  "information.\n"), _(what), sb_str(&clean));
+	/* what: a text marked by the keyword usage_error or N_ (po/Makevars). */
+	sb_addf(&msg, _("plogtop: %s '%s'\nTry 'plogtop --help' for more "
+			"information.\n"), _(what), sb_str(&clean));
+	msglog_usage(msg.buf);
 	sb_free(&clean);
+	sb_free(&msg);
 	return 2;
 }
 
 /* A message that is sanitised already. */
 static int usage_msg(const char *what, const char *msg)
 {
-	fprintf(stderr, _("plogtop: %s%s\nTry 'plogtop --help' for more "
-			  "information.\n"), what, msg);
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, _("plogtop: %s%s\nTry 'plogtop --help' for more "
+		       "information.\n"), what, msg);
+	msglog_usage(sb.buf);
+	sb_free(&sb);
 	return 2;
 }
 
@@ -294,62 +301,153 @@ static int path_argument(struct options *o, const char *arg)
 	return rc;
 }
 
+/* An option that sets a flag, or NULL. */
+static int *flag_option(struct options *o, int c)
+{
+	switch (c) {
+	case OPT_HELLO:
+		return &o->hello;
+	case OPT_ONCE:
+		return &o->once;
+	case OPT_CHECK_RULES:
+		return &o->check_rules;
+	case OPT_FOLLOW:
+		return &o->follow;
+	case OPT_DEMO:
+		return &o->demo;
+	default:
+		return NULL;
+	}
+}
+
+/* An option whose argument is kept as it is, and must not be empty (what
+ * says so), or NULL. */
+static const char **word_option(struct options *o, int c, const char **what)
+{
+	switch (c) {
+	case OPT_SSH:
+		*what = N_("--ssh needs a command:");
+		return &o->ssh_cmd;
+	case OPT_REMOTE_COMMAND:
+		*what = N_("--remote-command needs a path:");
+		return &o->remote_cmd;
+	case OPT_STATE:
+		*what = N_("--state needs a path:");
+		return &o->state_file;
+	case OPT_RESUME:
+		*what = N_("--resume needs a path:");
+		return &o->resume_file;
+	case OPT_THEME:
+		*what = N_("--theme needs a name or a file:");
+		return &o->theme;
+	case OPT_PROM_FILE:
+		*what = N_("--prom-file needs a path:");
+		return &o->prom_file;
+	default:
+		return NULL;
+	}
+}
+
+/* An option that is one of a few words: its number, or -1. */
+static int choice(const char *arg, const char *const *words, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(arg, words[i]) == 0)
+			return (int)i;
+	return -1;
+}
+
+static int format_option(struct options *o, const char *arg)
+{
+	static const char *const words[] = { "text", "json", "ndjson" };
+	static const enum format formats[] = {
+		FORMAT_TEXT, FORMAT_JSON, FORMAT_NDJSON
+	};
+	int i = choice(arg, words, sizeof words / sizeof *words);
+
+	if (i < 0)
+		return usage_error("unknown --format (use text, json "
+				   "or ndjson):", arg);
+	o->format = formats[i];
+	return 0;
+}
+
+static int color_option(struct options *o, const char *arg)
+{
+	static const char *const words[] = { "auto", "always", "never" };
+	static const enum color colors[] = {
+		COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER
+	};
+	int i = choice(arg, words, sizeof words / sizeof *words);
+
+	if (i < 0)
+		return usage_error("unknown --color (use auto, always or "
+				   "never):", arg);
+	o->color = colors[i];
+	return 0;
+}
+
+/* A whole number from min to max, digits only (no sign). */
+static int count_arg(const char *arg, unsigned long long min,
+		     unsigned long long max, size_t *out)
+{
+	char *end;
+	unsigned long long n = strtoull(arg, &end, 10);
+
+	if (!*arg || *end || *arg == '-' || n < min || n > max)
+		return -1;
+	*out = (size_t)n;
+	return 0;
+}
+
+/* The options that take numbers. */
+static int number_option(struct options *o, int c, const char *arg)
+{
+	switch (c) {
+	case OPT_HOST_TIMEOUT:
+		return seconds_arg("--host-timeout", arg, &o->host_timeout_ms);
+	case OPT_INTERVAL:
+		return seconds_arg("--interval", arg, &o->interval_ms);
+	case OPT_POLL:
+		return seconds_arg("--poll", arg, &o->poll_ms);
+	case OPT_PROM_RETRY:
+		return seconds_arg("--prom-retry", arg, &o->prom_retry_ms);
+	case OPT_MAX_WATCHES:
+		if (count_arg(arg, 1, 100000000, &o->max_watches) < 0)
+			return usage_error("--max-watches needs a count of at "
+					   "least 1:", arg);
+		return 0;
+	default:	/* OPT_KEEP */
+		if (count_arg(arg, 0, 100000, &o->keep) < 0)
+			return usage_error("--keep needs a count from 0 to "
+					   "100000:", arg);
+		return 0;
+	}
+}
+
 static int parse_option(struct options *o, int c, const char *arg)
 {
+	const char *what, **word = word_option(o, c, &what);
+	int *flag = flag_option(o, c);
+
+	if (flag) {
+		*flag = 1;
+		return 0;
+	}
+	if (word) {
+		if (!*arg)
+			return usage_error(what, arg);
+		*word = arg;
+		return 0;
+	}
 	switch (c) {
 	case 'H':
 	case OPT_HOSTS:
 		return host_option(o, c, arg);
-	case OPT_SSH:
-		if (!*arg)
-			return usage_error("--ssh needs a command:", arg);
-		o->ssh_cmd = arg;
-		return 0;
-	case OPT_REMOTE_COMMAND:
-		if (!*arg)
-			return usage_error("--remote-command needs a path:", arg);
-		o->remote_cmd = arg;
-		return 0;
-	case OPT_HOST_TIMEOUT:
-		return seconds_arg("--host-timeout", arg, &o->host_timeout_ms);
-	case OPT_HELLO:
-		o->hello = 1;
-		return 0;
-	case OPT_STATE:
-		if (!*arg)
-			return usage_error("--state needs a path:", arg);
-		o->state_file = arg;
-		return 0;
-	case OPT_RESUME:
-		if (!*arg)
-			return usage_error("--resume needs a path:", arg);
-		o->resume_file = arg;
-		return 0;
-	case OPT_ONCE:
-		o->once = 1;
-		return 0;
 	case OPT_FORMAT:
-		if (strcmp(arg, "text") == 0)
-			o->format = FORMAT_TEXT;
-		else if (strcmp(arg, "json") == 0)
-			o->format = FORMAT_JSON;
-		else if (strcmp(arg, "ndjson") == 0)
-			o->format = FORMAT_NDJSON;
-		else
-			return usage_error("unknown --format (use text, json "
-					   "or ndjson):", arg);
-		return 0;
+		return format_option(o, arg);
 	case OPT_COLOR:
-		if (strcmp(arg, "auto") == 0)
-			o->color = COLOR_AUTO;
-		else if (strcmp(arg, "always") == 0)
-			o->color = COLOR_ALWAYS;
-		else if (strcmp(arg, "never") == 0)
-			o->color = COLOR_NEVER;
-		else
-			return usage_error("unknown --color (use auto, always or "
-					   "never):", arg);
-		return 0;
+		return color_option(o, arg);
 	case OPT_RULES:
 		add(&o->rules, &o->nrules, arg);
 		return 0;
@@ -359,49 +457,13 @@ static int parse_option(struct options *o, int c, const char *arg)
 			return usage_error("cannot read --since (use 2h, 30m, "
 					   "2026-07-13T11:00 or now):", arg);
 		return 0;
-	case OPT_CHECK_RULES:
-		o->check_rules = 1;
-		return 0;
-	case OPT_FOLLOW:
-		o->follow = 1;
-		return 0;
-	case OPT_THEME:
-		if (!*arg)
-			return usage_error("--theme needs a name or a file:", arg);
-		o->theme = arg;
-		return 0;
-	case OPT_DEMO:
-		o->demo = 1;
-		return 0;
-	case OPT_PROM_FILE:
-		if (!*arg)
-			return usage_error("--prom-file needs a path:", arg);
-		o->prom_file = arg;
-		return 0;
+	case OPT_HOST_TIMEOUT:
 	case OPT_INTERVAL:
-		return seconds_arg("--interval", arg, &o->interval_ms);
 	case OPT_POLL:
-		return seconds_arg("--poll", arg, &o->poll_ms);
 	case OPT_PROM_RETRY:
-		return seconds_arg("--prom-retry", arg, &o->prom_retry_ms);
-	case OPT_MAX_WATCHES: {
-		char *end;
-		unsigned long long n = strtoull(arg, &end, 10);
-		if (!*arg || *end || n < 1 || n > 100000000)
-			return usage_error("--max-watches needs a count of at "
-					   "least 1:", arg);
-		o->max_watches = (size_t)n;
-		return 0;
-	}
-	case OPT_KEEP: {
-		char *end;
-		unsigned long long n = strtoull(arg, &end, 10);
-		if (!*arg || *end || *arg == '-' || n > 100000)
-			return usage_error("--keep needs a count from 0 to "
-					   "100000:", arg);
-		o->keep = (size_t)n;
-		return 0;
-	}
+	case OPT_MAX_WATCHES:
+	case OPT_KEEP:
+		return number_option(o, c, arg);
 	case 'h':
 		for (size_t i = 0; i < sizeof usage_text / sizeof *usage_text;
 		     i++)

@@ -50,20 +50,26 @@ static void reader_init(void)
 	sb_free(&err);
 }
 
-/* Status messages are sanitised: no control byte may be in them. */
-static void reader_message(void *ctx, const char *text)
+/* Status messages are sanitised: no control byte may be in what the
+ * sink keeps (attached: kept as a dashboard would show them). */
+static void reader_messages(const struct msglog *log)
 {
-	(void)ctx;
-	for (const unsigned char *p = (const unsigned char *)text; *p; p++)
-		FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
+	for (size_t i = 0; i < log->n; i++)
+		for (const unsigned char *p = (const unsigned char *)
+		     msglog_get(log, i)->text; *p; p++)
+			FUZZ_ASSERT(*p >= 0x20 && *p != 0x7f);
 }
 
 /* Reads data as a file called name (its name decides how it is read). */
 static void reader_run(const char *name, const uint8_t *data, size_t size)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	struct follow_opts fo = { .once = 1, .on_message = reader_message };
+	struct msglog log;
+	struct follow_opts fo = { .once = 1, .log = &log };
 	struct model m;
+
+	msglog_init(&log);
+	msglog_attach(&log, 1);
 
 	sb_addf(&path, "%s/%s", reader_dir, name);
 	int fd = open(path.buf, O_WRONLY | O_CREAT | O_TRUNC, 0600);
@@ -80,6 +86,8 @@ static void reader_run(const char *name, const uint8_t *data, size_t size)
 		;
 	follower_flush(fw);
 	follower_free(fw);
+	reader_messages(&log);
+	msglog_free(&log);
 	model_sort(&m);
 
 	struct report_opts ro = {
