@@ -1,9 +1,9 @@
 /* --once over hosts: each host's plogtop --once --format=json report,
- * read as it streams (json_reader: one incident at a time, so memory
- * does not grow with the report's bytes) and merged into the one model:
- * its incidents with their host, what it read, its problems.  What a
- * host claims it read is checked (wire_limits.h): a count beyond the
- * bounds is refused with a problem, and sums over hosts saturate. */
+ * read as it streams (report_json_read.h: one incident at a time, so
+ * memory does not grow with the report's bytes) and merged into the one
+ * model: its incidents with their host, what it read, its problems.  A
+ * count the host claims beyond the bounds (wire_limits.h) is refused
+ * with a problem, and sums over hosts saturate. */
 #include "config.h"
 
 #include <stdint.h>
@@ -15,8 +15,8 @@
 #include "fleet_int.h"
 #include "i18n.h"
 #include "follow.h"
-#include "json_reader.h"
 #include "jsonparse.h"
+#include "report_json_read.h"
 #include "sanitize.h"
 #include "wire_limits.h"
 #include "xalloc.h"
@@ -28,10 +28,9 @@
 #define ONCE_ITEM_MAX REMOTE_LINE_MAX
 
 struct fleet_once {
-	struct json_reader rd;
+	struct snapshot_reader rd;
 	struct fleet *fl;
 	struct fleet_host *fh;
-	int schema, version, incidents, scan;	/* seen */
 	size_t refused;
 	struct strbuf refusal;			/* the first one's why */
 };
@@ -41,166 +40,115 @@ static size_t sat_add(size_t a, size_t b)
 	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
 }
 
+/* A path of the host's, named HOST:PATH. */
 static void host_path(struct strbuf *sb, const char *host, const char *path)
 {
 	sb_reset(sb);
 	sb_addf(sb, "%s:%s", host, path);
 }
 
-/* A count the host claims: an integer from 0 to WIRE_CLAIM_MAX; any
- * other is refused (0) with a problem of the host's. */
-static size_t claim(struct fleet *fl, struct fleet_host *fh,
-		    const struct jval *o, const char *key)
+static void on_incident(void *ctx, const struct jval *o)
 {
-	const struct jval *v = json_get(o, key);
+	struct fleet_once *fo = ctx;
+	struct strbuf e = STRBUF_INIT;
 
-	if (!v)
-		return 0;
-	if (v->type == J_NUMBER && v->is_int && v->integer >= 0 &&
-	    (unsigned long long)v->integer <= WIRE_CLAIM_MAX)
-		return (size_t)v->integer;
+	if (fleet_take_incident(fo->fl, fo->fh, o, &e) < 0 && !fo->refused++)
+		sb_addf(&fo->refusal, "%s", e.buf);
+	sb_free(&e);
+}
+
+/* A count refused: a problem of the host's. */
+static void on_bad_claim(void *ctx, const char *key)
+{
+	struct fleet_once *fo = ctx;
 	struct strbuf p = STRBUF_INIT;
-	sb_addf(&p, "%s:", fh->mh->name);
-	model_problem(fl->m, p.buf, "its report claims a count of %s that "
+
+	sb_addf(&p, "%s:", fo->fh->mh->name);
+	model_problem(fo->fl->m, p.buf, "its report claims a count of %s that "
 		      "is not an integer from 0 to %llu: not counted", key,
 		      WIRE_CLAIM_MAX);
 	sb_free(&p);
-	fh->mh->bad_claims++;
-	return 0;
+	fo->fh->mh->bad_claims++;
 }
 
-/* What the host read: its roots, counts, problems and skipped files,
- * named HOST:PATH. */
-static void take_scan(struct fleet *fl, struct fleet_host *fh,
-		      const struct jval *scan)
+static void on_counts(void *ctx, const struct snapshot_counts *c)
 {
-	struct model *m = fl->m;
-	struct model_host *mh = fh->mh;
-	const struct jval *v;
-	struct strbuf p = STRBUF_INIT;
+	struct fleet_once *fo = ctx;
+	struct model *m = fo->fl->m;
+	struct model_host *mh = fo->fh->mh;
 
-	mh->files = claim(fl, fh, scan, "files");
-	mh->lines = claim(fl, fh, scan, "lines");
-	mh->bytes = claim(fl, fh, scan, "bytes");
+	mh->files = c->files;
+	mh->lines = c->lines;
+	mh->bytes = c->bytes;
 	m->stats.files = sat_add(m->stats.files, mh->files);
 	m->stats.lines = sat_add(m->stats.lines, mh->lines);
 	m->stats.bytes = sat_add(m->stats.bytes, mh->bytes);
 	m->stats.truncated_lines = sat_add(m->stats.truncated_lines,
-					   claim(fl, fh, scan,
-						 "truncated_lines"));
-	m->filtered = sat_add(m->filtered, claim(fl, fh, scan, "filtered"));
-	if ((v = json_get(scan, "roots")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < 1000; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			if (!path)
-				continue;
-			size_t files = claim(fl, fh, &v->items[i], "files");
-			host_path(&p, mh->name, path);
-			model_add_root(m, p.buf);
-			m->root_files[m->nroots - 1] = files;
-			if (!files && fh->npaths) {
-				/* As a local PATH that gave nothing. */
-				struct strbuf c = STRBUF_INIT;
-				sb_addf(&c, _("%s: nothing readable there"),
-					p.buf);
-				msglog_add(fl->o.log, c.buf);
-				sb_free(&c);
-				mh->empty_roots++;
-			}
-		}
+					   c->truncated_lines);
+	m->filtered = sat_add(m->filtered, c->filtered);
+}
+
+static void on_root(void *ctx, const char *path, size_t files)
+{
+	struct fleet_once *fo = ctx;
+	struct model *m = fo->fl->m;
+	struct strbuf p = STRBUF_INIT;
+
+	host_path(&p, fo->fh->mh->name, path);
+	model_add_root(m, p.buf);
+	m->root_files[m->nroots - 1] = files;
+	if (!files && fo->fh->npaths) {
+		/* As a local PATH that gave nothing. */
+		struct strbuf c = STRBUF_INIT;
+		sb_addf(&c, _("%s: nothing readable there"), p.buf);
+		msglog_add(fo->fl->o.log, c.buf);
+		sb_free(&c);
+		fo->fh->mh->empty_roots++;
 	}
-	size_t nproblems = 0;
-	if ((v = json_get(scan, "problems")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < 1000; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			const char *e = json_get_str(&v->items[i], "error");
-			if (!path || !e)
-				continue;
-			host_path(&p, mh->name, path);
-			model_problem(m, p.buf, "%s", e);
-			nproblems++;
-		}
-	}
-	size_t problems = claim(fl, fh, scan, "problems_total");
-	if (problems > nproblems)
-		m->problems_total = sat_add(m->problems_total,
-					    problems - nproblems);
-	size_t listed = 0;
-	if ((v = json_get(scan, "skipped")) && v->type == J_ARRAY) {
-		for (size_t i = 0; i < v->n && i < MODEL_LISTED; i++) {
-			const char *path = json_get_str(&v->items[i], "path");
-			if (!path)
-				continue;
-			host_path(&p, mh->name, path);
-			model_skip(m, p.buf, "skipped there (its own report "
-				   "says why)");
-			listed++;
-		}
-	}
-	size_t total = claim(fl, fh, scan, "skipped_total");
-	if (total > listed)
-		m->nskipped = sat_add(m->nskipped, total - listed);
 	sb_free(&p);
 }
 
-/* One value of the report, as it arrives.  The writer puts schema and
- * version first: an incident before them is not of a report. */
-static int on_item(void *ctx, const char *key, int in_array,
-		   const struct jval *v, struct strbuf *err)
+static void on_problem(void *ctx, const char *path, const char *error)
 {
 	struct fleet_once *fo = ctx;
+	struct strbuf p = STRBUF_INIT;
 
-	if (strcmp(key, "schema") == 0) {
-		if (v->type != J_STRING ||
-		    strcmp(v->str, "plogtop.snapshot") != 0)
-			goto not_report;
-		fo->schema = 1;
-	} else if (strcmp(key, "schema_version") == 0) {
-		if (v->type != J_NUMBER || !v->is_int)
-			goto not_report;
-		if (v->integer < 1 || v->integer > REPORT_SCHEMA_VERSION) {
-			sb_addf(err, "plogtop there writes schema version "
-				"%lld, this one reads 1 to %d", v->integer,
-				REPORT_SCHEMA_VERSION);
-			return -1;
-		}
-		fo->version = 1;
-	} else if (strcmp(key, "incidents") == 0) {
-		if (!fo->schema || !fo->version)
-			goto not_report;
-		if (!in_array) {
-			sb_adds(err, "protocol error: no incidents or scan");
-			return -1;
-		}
-		fo->incidents = 1;
-		struct strbuf e = STRBUF_INIT;
-		if (v && fleet_take_incident(fo->fl, fo->fh, v, &e) < 0 &&
-		    !fo->refused++)
-			sb_addf(&fo->refusal, "%s", e.buf);
-		sb_free(&e);
-	} else if (strcmp(key, "scan") == 0) {
-		if (!fo->schema || !fo->version || in_array ||
-		    v->type != J_OBJECT) {
-			sb_adds(err, "protocol error: no incidents or scan");
-			return -1;
-		}
-		fo->scan = 1;
-		take_scan(fo->fl, fo->fh, v);
-	}
-	return 0;
-not_report:
-	sb_adds(err, "protocol error: not a plogtop report");
-	return -1;
+	host_path(&p, fo->fh->mh->name, path);
+	model_problem(fo->fl->m, p.buf, "%s", error);
+	sb_free(&p);
 }
+
+static void on_skipped(void *ctx, const char *path)
+{
+	struct fleet_once *fo = ctx;
+	struct strbuf p = STRBUF_INIT;
+
+	host_path(&p, fo->fh->mh->name, path);
+	model_skip(fo->fl->m, p.buf, "skipped there (its own report says "
+		   "why)");
+	sb_free(&p);
+}
+
+static void on_unlisted(void *ctx, size_t problems, size_t skipped)
+{
+	struct fleet_once *fo = ctx;
+	struct model *m = fo->fl->m;
+
+	m->problems_total = sat_add(m->problems_total, problems);
+	m->nskipped = sat_add(m->nskipped, skipped);
+}
+
+static const struct snapshot_read_ops read_ops = {
+	on_incident, on_bad_claim, on_counts, on_root, on_problem,
+	on_skipped, on_unlisted,
+};
 
 void fleet_once_begin(struct fleet *fl, struct fleet_host *fh)
 {
-	static const struct json_limits lim = { WIRE_STRING_MAX,
-						ONCE_ITEM_MAX / 4 };
 	struct fleet_once *fo = fh->once;
 
 	if (fo) {
-		json_reader_free(&fo->rd);
+		snapshot_read_free(&fo->rd);
 		sb_free(&fo->refusal);
 	} else {
 		fo = fh->once = xmalloc(sizeof *fo);
@@ -208,15 +156,15 @@ void fleet_once_begin(struct fleet *fl, struct fleet_host *fh)
 	memset(fo, 0, sizeof *fo);
 	fo->fl = fl;
 	fo->fh = fh;
-	json_reader_init(&fo->rd, &lim, ONCE_ITEM_MAX, on_item, fo);
+	snapshot_read_init(&fo->rd, ONCE_ITEM_MAX, &read_ops, fo);
 }
 
 int fleet_once_line(struct fleet_host *fh, const char *line, size_t len)
 {
 	struct fleet_once *fo = fh->once;
 
-	if (json_reader_feed(&fo->rd, line, len) < 0 ||
-	    json_reader_feed(&fo->rd, "\n", 1) < 0)
+	if (snapshot_read_feed(&fo->rd, line, len) < 0 ||
+	    snapshot_read_feed(&fo->rd, "\n", 1) < 0)
 		return -1;
 	return 0;
 }
@@ -225,7 +173,7 @@ void fleet_once_free(struct fleet_host *fh)
 {
 	if (!fh->once)
 		return;
-	json_reader_free(&fh->once->rd);
+	snapshot_read_free(&fh->once->rd);
 	sb_free(&fh->once->refusal);
 	free(fh->once);
 	fh->once = NULL;
@@ -251,22 +199,15 @@ static void report_problem(struct fleet_host *fh, int code,
 {
 	struct fleet_once *fo = fh->once;
 
-	if (fo->rd.err.len && strncmp(fo->rd.err.buf, "offset ", 7) != 0) {
-		sb_adds(why, fo->rd.err.buf);	/* said by on_item */
-	} else if (fo->rd.err.len) {
-		sb_addf(why, "protocol error: %s", fo->rd.err.buf);
-	} else if (fh->r.dropped) {
+	if (snapshot_read_failed(&fo->rd, why))
+		return;
+	if (fh->r.dropped)
 		sb_addf(why, "protocol error: a line of its report over %u "
 			"MiB", REMOTE_LINE_MAX >> 20);
-	} else if (fo->rd.offset == 0 || code < 0 || code > 2) {
+	else if (!snapshot_read_begun(&fo->rd) || code < 0 || code > 2)
 		remote_reason(&fh->r, why);
-	} else if (json_reader_end(&fo->rd) < 0) {
-		sb_addf(why, "protocol error: %s", fo->rd.err.buf);
-	} else if (!fo->schema || !fo->version) {
-		sb_adds(why, "protocol error: not a plogtop report");
-	} else if (!fo->incidents || !fo->scan) {
-		sb_adds(why, "protocol error: no incidents or scan");
-	}
+	else
+		snapshot_read_end(&fo->rd, why);
 }
 
 void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
