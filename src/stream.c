@@ -125,7 +125,12 @@ int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
 	return put_line(out, &sb);
 }
 
-/* ---- reading a host's header ---- */
+/* ---- reading a host's stream ---- */
+
+static int is_true(const struct jval *v)
+{
+	return v && v->type == J_BOOL && v->boolean;
+}
 
 int stream_header_read(const struct jval *v, int *resumes,
 		       struct strbuf *why)
@@ -145,7 +150,19 @@ int stream_header_read(const struct jval *v, int *resumes,
 			ver->integer, REPORT_SCHEMA_VERSION);
 		return -1;
 	}
-	const struct jval *res = json_get(v, "resume");
-	*resumes = res && res->type == J_BOOL && res->boolean;
+	*resumes = is_true(json_get(v, "resume"));
 	return 0;
+}
+
+int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c)
+{
+	const char *type = json_get_str(v, "type");
+	const struct jval *cursor = json_get(v, "cursor");
+
+	if (!type || strcmp(type, "cursor") != 0)
+		return 0;
+	c->cursor = cursor && cursor->type == J_OBJECT ? cursor : NULL;
+	c->partial = is_true(json_get(v, "partial"));
+	c->settled = is_true(json_get(v, "settled"));
+	return 1;
 }

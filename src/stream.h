@@ -39,4 +39,13 @@ int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
 int stream_header_read(const struct jval *v, int *resumes,
 		       struct strbuf *why);
 
+/* A cursor line of a host's stream, read back: its parts. */
+struct stream_cursor_line {
+	const struct jval *cursor;	/* the object to give back, or NULL */
+	int partial, settled;		/* as stream_cursor writes them */
+};
+
+/* 1 with its parts when v is a cursor line, else 0 (an incident). */
+int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c);
+
 #endif
