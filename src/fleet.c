@@ -504,9 +504,9 @@ size_t fleet_pollfds(const struct fleet *fl, struct pollfd *p, size_t max)
 
 /* The host's pair among the n polled from *k: the descriptors of a
  * host connected since are not there. */
-static const struct pollfd *polled(const struct fleet_host *fh,
-				   const struct pollfd *p, size_t n,
-				   size_t *k)
+static const struct pollfd *host_pollfds(const struct fleet_host *fh,
+					 const struct pollfd *p, size_t n,
+					 size_t *k)
 {
 	if (!fh->running || *k + 2 > n || p[*k].fd != fh->r.out ||
 	    p[*k + 1].fd != fh->r.err || p[*k].fd < 0)
@@ -601,7 +601,7 @@ void fleet_handle(struct fleet *fl, const struct pollfd *p, size_t n,
 
 	for (size_t i = 0; i < fl->n; i++) {
 		struct fleet_host *fh = &fl->h[i];
-		const struct pollfd *pp = polled(fh, p, n, &k);
+		const struct pollfd *pp = host_pollfds(fh, p, n, &k);
 		if (fh->running)
 			read_host(fl, fh, pp, pp ? pp + 1 : NULL, now);
 		if (fh->running && !fh->closing)

@@ -15,11 +15,9 @@
 
 #include "i18n.h"
 #include "follow_int.h"
+#include "htab.h"
 #include "xalloc.h"
 
-#define WATCH_MASK (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | \
-		    IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | \
-		    IN_ATTRIB | IN_ONLYDIR)
 
 static int remote_fs(const char *path)
 {
@@ -46,13 +44,9 @@ static int remote_fs(const char *path)
 	return 0;
 }
 
-static unsigned path_bucket(const char *s)
+static size_t path_bucket(const char *s)
 {
-	unsigned h = 2166136261u;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * 16777619u;
-	return h % DIR_BUCKETS;
+	return htab_hash_str(s, 0) % DIR_BUCKETS;
 }
 
 static unsigned wd_bucket(int wd)
@@ -60,22 +54,73 @@ static unsigned wd_bucket(int wd)
 	return (unsigned)wd % DIR_BUCKETS;
 }
 
+char *follow_dir_of(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!slash)
+		return xstrdup(".");
+	return slash == path ? xstrdup("/")
+			     : xstrndup(path, (size_t)(slash - path));
+}
+
+void follow_join(struct strbuf *out, const char *dir, const char *name)
+{
+	if (strcmp(dir, ".") != 0) {
+		sb_adds(out, dir);
+		if (out->len && out->buf[out->len - 1] != '/')
+			sb_addc(out, '/');
+	}
+	sb_adds(out, name);
+}
+
+int follow_is_named(const struct follower *fw, const char *path)
+{
+	for (size_t i = 0; i < fw->ds.nsingle; i++)
+		if (strcmp(fw->ds.single[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* Whether path's directory has no watch (or is not known): its file is
+ * polled. */
+int follow_unwatched(struct follower *fw, const char *path)
+{
+	char *dir = follow_dir_of(path);
+	struct dir *d = follow_find_dir(fw, dir);
+
+	free(dir);
+	return !d || d->wd < 0;
+}
+
+/* A file found in a directory: read through follow_read.c, which is
+ * told whether it is polled when it is new. */
+struct tail *follow_seen_file(struct follower *fw, const char *path,
+			      size_t root, int regular,
+			      unsigned long long now)
+{
+	int unwatched = !tailtab_find(&fw->tt, path) &&
+			follow_unwatched(fw, path);
+
+	return follow_file_seen(fw, path, root, regular, unwatched, now);
+}
+
 /* Directories are found by path and by watch descriptor through hashes:
  * a tree of tens of thousands of directories sends events to each. */
 struct dir *follow_find_dir(struct follower *fw, const char *path)
 {
-	for (struct dir *d = fw->dir_by_path[path_bucket(path)]; d;
+	for (struct dir *d = fw->ds.by_path[path_bucket(path)]; d;
 	     d = d->by_path)
 		if (strcmp(d->path, path) == 0)
 			return d;
 	return NULL;
 }
 
-static struct dir *find_dir_wd(struct follower *fw, int wd)
+struct dir *follow_find_dir_wd(struct follower *fw, int wd)
 {
 	if (wd < 0)
 		return NULL;
-	for (struct dir *d = fw->dir_by_wd[wd_bucket(wd)]; d; d = d->by_wd)
+	for (struct dir *d = fw->ds.by_wd[wd_bucket(wd)]; d; d = d->by_wd)
 		if (d->wd == wd)
 			return d;
 	return NULL;
@@ -83,21 +128,21 @@ static struct dir *find_dir_wd(struct follower *fw, int wd)
 
 static void unlink_dir(struct follower *fw, struct dir *d)
 {
-	struct dir **pp = &fw->dir_by_path[path_bucket(d->path)];
+	struct dir **pp = &fw->ds.by_path[path_bucket(d->path)];
 
 	while (*pp && *pp != d)
 		pp = &(*pp)->by_path;
 	if (*pp)
 		*pp = d->by_path;
 	if (d->wd >= 0) {
-		pp = &fw->dir_by_wd[wd_bucket(d->wd)];
+		pp = &fw->ds.by_wd[wd_bucket(d->wd)];
 		while (*pp && *pp != d)
 			pp = &(*pp)->by_wd;
 		if (*pp)
 			*pp = d->by_wd;
 	}
-	fw->dirs[d->slot] = fw->dirs[--fw->ndirs];
-	fw->dirs[d->slot]->slot = d->slot;
+	fw->ds.v[d->slot] = fw->ds.v[--fw->ds.n];
+	fw->ds.v[d->slot]->slot = d->slot;
 	free(d->path);
 	free(d);
 }
@@ -108,77 +153,76 @@ static int watch_dir(struct follower *fw, const char *path)
 	if (fw->ifd < 0)
 		return -1;
 	if (remote_fs(path)) {
-		if (!fw->warned_remote++)
-			follow_say(fw, path, _("a network or FUSE file system "
+		if (!fw->ds.warned_remote++)
+			msglog_about(fw->o.log, path, _("a network or FUSE file system "
 				   "does not report changes; polling it (and "
 				   "any other such directory) instead"));
 		return -1;
 	}
 	int wd = -1;
-	if (!fw->o.max_watches || fw->nwatches < fw->o.max_watches)
+	if (!fw->o.max_watches || fw->ds.nwatches < fw->o.max_watches)
 		wd = inotify_add_watch(fw->ifd, path, WATCH_MASK);
 	else
 		errno = ENOSPC;
 	if (wd >= 0) {
-		fw->nwatches++;
+		fw->ds.nwatches++;
 		return wd;
 	}
 	if (errno == ENOSPC) {
-		if (!fw->warned_watches++)
-			follow_say(fw, path, _("out of inotify watches (see "
+		if (!fw->ds.warned_watches++)
+			msglog_about(fw->o.log, path, _("out of inotify watches (see "
 				   "/proc/sys/fs/inotify/max_user_watches); "
 				   "polling this and further directories "
 				   "instead"));
 	} else {
-		follow_say(fw, path, strerror(errno));
+		msglog_about(fw->o.log, path, strerror(errno));
 	}
 	return -1;
 }
 
-/* A directory that would be polled if it were to be followed live. */
-static int counts_as_polled(const struct follower *fw, const struct dir *d)
+/* A directory without a watch that a live follower must poll: counted
+ * in nunwatched (--once polls nothing, and a skipped one is not read). */
+static int unwatched_live(const struct follower *fw, const struct dir *d)
 {
 	return d->wd < 0 && !fw->o.once && d->kind != DIR_SKIPPED;
 }
 
-struct dir *follow_new_dir(struct follower *fw, const char *path,
-			   enum dir_kind kind, size_t root)
+static struct dir *follow_new_dir(struct follower *fw, const char *path,
+				  enum dir_kind kind, size_t root)
 {
-	if (fw->ndirs == fw->capdirs) {
-		fw->capdirs = fw->capdirs ? 2 * fw->capdirs : 64;
-		fw->dirs = xrealloc(fw->dirs, fw->capdirs * sizeof *fw->dirs);
+	if (fw->ds.n == fw->ds.cap) {
+		fw->ds.cap = fw->ds.cap ? 2 * fw->ds.cap : 64;
+		fw->ds.v = xrealloc(fw->ds.v, fw->ds.cap * sizeof *fw->ds.v);
 	}
 	struct dir *d = xcalloc(1, sizeof *d);
-	d->slot = fw->ndirs;
-	fw->dirs[fw->ndirs++] = d;
+	d->slot = fw->ds.n;
+	fw->ds.v[fw->ds.n++] = d;
 
 	d->path = xstrdup(path);
 	d->kind = kind;
 	d->root = root;
 	d->wd = fw->o.once || kind == DIR_SKIPPED ? -1 : watch_dir(fw, path);
-	fw->npolled += counts_as_polled(fw, d);
-	unsigned b = path_bucket(d->path);
-	d->by_path = fw->dir_by_path[b];
-	fw->dir_by_path[b] = d;
+	fw->ds.nunwatched += unwatched_live(fw, d);
+	size_t b = path_bucket(d->path);
+	d->by_path = fw->ds.by_path[b];
+	fw->ds.by_path[b] = d;
 	if (d->wd >= 0) {
 		/* A watch on a directory already watched (a link, or the
 		 * same directory under two names) has its descriptor. */
-		struct dir *twin = find_dir_wd(fw, d->wd);
+		struct dir *twin = follow_find_dir_wd(fw, d->wd);
 		if (twin)
 			twin->wd = -1;
 		b = wd_bucket(d->wd);
-		d->by_wd = fw->dir_by_wd[b];
-		fw->dir_by_wd[b] = d;
+		d->by_wd = fw->ds.by_wd[b];
+		fw->ds.by_wd[b] = d;
 	}
 	fw->generation++;
 	return d;
 }
 
-static void scan_dir(struct follower *fw, struct dir *d,
-		     unsigned long long now);
 
 /* Whether a directory's entries are ours to read. */
-static int listed(const struct dir *d)
+int follow_dir_listed(const struct dir *d)
 {
 	return d->kind == DIR_TREE || d->kind == DIR_SINGLE;
 }
@@ -204,10 +248,10 @@ void follow_add_dir(struct follower *fw, const char *path, size_t root,
 	d->kind = DIR_TREE;
 	d->root = root;
 	d->depth = depth;
-	scan_dir(fw, d, now);
+	follow_scan_dir(fw, d, now);
 }
 
-static void scan_dir(struct follower *fw, struct dir *d,
+void follow_scan_dir(struct follower *fw, struct dir *d,
 		     unsigned long long now)
 {
 	char *path = xstrdup(d->path);
@@ -219,7 +263,7 @@ static void scan_dir(struct follower *fw, struct dir *d,
 	if (!dp) {
 		/* Said once, not at every poll; read when it can be. */
 		if (errno != ENOENT && !d->unreadable) {
-			follow_say(fw, path, strerror(errno));
+			msglog_about(fw->o.log, path, strerror(errno));
 			model_problem(fw->m, path, "%s", strerror(errno));
 		}
 		d->unreadable = errno != ENOENT;
@@ -244,9 +288,9 @@ static void scan_dir(struct follower *fw, struct dir *d,
 		if (type == DT_DIR) {
 			if (tree)
 				follow_add_dir(fw, p.buf, root, now, depth + 1);
-		} else if (tree || follow_is_named_file(fw, p.buf)) {
-			struct tail *t = follow_file_seen(fw, p.buf, root,
-							  type == DT_REG, now);
+		} else if (tree || follow_is_named(fw, p.buf)) {
+			struct tail *t = follow_seen_file(fw, p.buf, root,
+						   type == DT_REG, now);
 			/* --once plans its reading by size: a stat relative
 			 * to the directory costs less than one by path. */
 			if (t && fw->o.once && !fw->started &&
@@ -261,7 +305,7 @@ static void scan_dir(struct follower *fw, struct dir *d,
 		errno = 0;
 	}
 	if (errno) {
-		follow_say(fw, path, strerror(errno));
+		msglog_about(fw->o.log, path, strerror(errno));
 		model_problem(fw->m, path, "%s", strerror(errno));
 	}
 	closedir(dp);
@@ -270,26 +314,26 @@ static void scan_dir(struct follower *fw, struct dir *d,
 
 /* A directory and its subdirectories went away: their watches and
  * their memory go too. */
-static void forget_dir(struct follower *fw, struct dir *d)
+void follow_forget_dir(struct follower *fw, struct dir *d)
 {
 	char *top = xstrdup(d->path);
 	size_t len = strlen(top);
 
-	for (size_t i = fw->ndirs; i-- > 0;) {
-		struct dir *s = fw->dirs[i];
+	for (size_t i = fw->ds.n; i-- > 0;) {
+		struct dir *s = fw->ds.v[i];
 		if (strncmp(s->path, top, len) != 0 ||
 		    (s->path[len] != '/' && s->path[len] != '\0' &&
 		     strcmp(top, "/") != 0))
 			continue;
 		if (s->wd >= 0 && fw->ifd >= 0) {
 			inotify_rm_watch(fw->ifd, s->wd);
-			fw->nwatches--;
-		} else if (counts_as_polled(fw, s)) {
-			fw->npolled--;
+			fw->ds.nwatches--;
+		} else if (unwatched_live(fw, s)) {
+			fw->ds.nunwatched--;
 		}
 		unlink_dir(fw, s);
-		if (i > fw->ndirs)
-			i = fw->ndirs;
+		if (i > fw->ds.n)
+			i = fw->ds.n;
 	}
 	free(top);
 	fw->generation++;
@@ -297,14 +341,17 @@ static void forget_dir(struct follower *fw, struct dir *d)
 
 void follow_free_dirs(struct follower *fw)
 {
-	for (size_t i = 0; i < fw->ndirs; i++) {
-		free(fw->dirs[i]->path);
-		free(fw->dirs[i]);
+	for (size_t i = 0; i < fw->ds.n; i++) {
+		free(fw->ds.v[i]->path);
+		free(fw->ds.v[i]);
 	}
-	free(fw->dirs);
-	for (size_t i = 0; i < fw->nwaiting; i++)
-		free(fw->waiting[i].path);
-	free(fw->waiting);
+	free(fw->ds.v);
+	for (size_t i = 0; i < fw->ds.nwaiting; i++)
+		free(fw->ds.waiting[i].path);
+	free(fw->ds.waiting);
+	for (size_t i = 0; i < fw->ds.nsingle; i++)
+		free(fw->ds.single[i].path);
+	free(fw->ds.single);
 }
 
 /* ---- roots that do not exist yet ---- */
@@ -335,23 +382,23 @@ static void watch_nearest(struct follower *fw, const char *path, size_t root)
 
 void follow_wait_for(struct follower *fw, const char *path, size_t root)
 {
-	for (size_t i = 0; i < fw->nwaiting; i++)
-		if (strcmp(fw->waiting[i].path, path) == 0)
+	for (size_t i = 0; i < fw->ds.nwaiting; i++)
+		if (strcmp(fw->ds.waiting[i].path, path) == 0)
 			return;
-	fw->waiting = xrealloc(fw->waiting,
-			       (fw->nwaiting + 1) * sizeof *fw->waiting);
-	fw->waiting[fw->nwaiting++] = (struct named){ xstrdup(path), root };
+	fw->ds.waiting = xrealloc(fw->ds.waiting,
+			       (fw->ds.nwaiting + 1) * sizeof *fw->ds.waiting);
+	fw->ds.waiting[fw->ds.nwaiting++] = (struct named){ xstrdup(path), root };
 	watch_nearest(fw, path, root);
 }
 
 /* Roots that have appeared are taken up. */
 void follow_check_waiting(struct follower *fw, unsigned long long now)
 {
-	for (size_t i = 0; i < fw->nwaiting;) {
+	for (size_t i = 0; i < fw->ds.nwaiting;) {
 		struct stat sb;
-		struct named w = fw->waiting[i];
+		struct named w = fw->ds.waiting[i];
 		if (stat(w.path, &sb) == 0) {
-			fw->waiting[i] = fw->waiting[--fw->nwaiting];
+			fw->ds.waiting[i] = fw->ds.waiting[--fw->ds.nwaiting];
 			if (S_ISDIR(sb.st_mode))
 				follow_add_dir(fw, w.path, w.root, now, 0);
 			else
@@ -361,199 +408,31 @@ void follow_check_waiting(struct follower *fw, unsigned long long now)
 			/* A step closer, perhaps.  A directory made between
 			 * the look and the new watch sends no event: look
 			 * again while the watches keep going deeper. */
-			size_t before = fw->ndirs;
+			size_t before = fw->ds.n;
 			watch_nearest(fw, w.path, w.root);
-			if (fw->ndirs == before)
+			if (fw->ds.n == before)
 				i++;
 		}
 	}
 }
 
-/* ---- events ---- */
-
-/* A directory went away: it is forgotten, and what it was followed for
- * is waited for again: a root, or the files named in it ("rm -rf out;
- * mkdir out" before each run of a job writing out/job.log).  The caller
- * then looks for what is waited for (follow_check_waiting). */
-static void lose_dir(struct follower *fw, struct dir *d)
+/* A file named on the command line, there at the start or later: its
+ * directory is watched for it (a directory watched only while waiting
+ * for it now reports its changes). */
+void follow_add_single(struct follower *fw, const char *p, size_t root,
+		       unsigned long long now)
 {
-	char *path = xstrdup(d->path);
-	int root = d->kind == DIR_TREE && d->depth == 0;
-	size_t root_index = d->root;
-	int single = d->kind == DIR_SINGLE;
-
-	forget_dir(fw, d);
-	if (root)
-		follow_wait_for(fw, path, root_index);
-	for (size_t i = 0; single && i < fw->nsingle; i++) {
-		char *parent = follow_dir_of(fw->single[i].path);
-		if (strcmp(parent, path) == 0)
-			follow_wait_for(fw, fw->single[i].path,
-					fw->single[i].root);
-		free(parent);
+	if (!follow_is_named(fw, p)) {
+		fw->ds.single = xrealloc(fw->ds.single,
+				      (fw->ds.nsingle + 1) * sizeof *fw->ds.single);
+		fw->ds.single[fw->ds.nsingle++] = (struct named){ xstrdup(p), root };
 	}
-	free(path);
-}
-
-static void dir_event(struct follower *fw, struct dir *d,
-		      const struct inotify_event *ev, unsigned long long now)
-{
-	if (ev->mask & (IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED)) {
-		lose_dir(fw, d);
-		/* Made again already, before its parent was watched (rm -rf
-		 * logs; mkdir logs): no event will say so.  And a directory
-		 * watched while waiting for a root below it is replaced by
-		 * the nearest one still there. */
-		follow_check_waiting(fw, now);
-		return;
-	}
-	/* A directory's mode changed: one that could not be read may be
-	 * readable now, with files made meanwhile. */
-	if ((ev->mask & IN_ATTRIB) && !ev->len && listed(d)) {
-		scan_dir(fw, d, now);
-		return;
-	}
-	if (!ev->len)
-		return;
-	if (fw->nwaiting && (ev->mask & (IN_CREATE | IN_MOVED_TO)))
-		follow_check_waiting(fw, now);
-	if (d->kind == DIR_WAITER || d->kind == DIR_SKIPPED)
-		return;
-	struct strbuf p = STRBUF_INIT;
-	follow_join(&p, d->path, ev->name);
-	if (d->kind == DIR_SINGLE && !follow_is_named_file(fw, p.buf)) {
-		sb_free(&p);
-		return;
-	}
-	if (ev->mask & IN_ISDIR) {
-		struct dir *sub = follow_find_dir(fw, p.buf);
-		if ((ev->mask & IN_ATTRIB) && sub && listed(sub))
-			scan_dir(fw, sub, now);
-		if (ev->mask & (IN_CREATE | IN_MOVED_TO | IN_ATTRIB)) {
-			follow_add_dir(fw, p.buf, d->root, now, d->depth + 1);
-		} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
-			if (sub)
-				forget_dir(fw, sub);
-		}
-	} else if (ev->mask & (IN_DELETE | IN_MOVED_FROM)) {
-		struct tail *t = follow_find_tail(fw, p.buf);
-		if (t)
-			follow_drop_tail(fw, t);
-	} else {
-		struct tail *t = follow_find_tail(fw, p.buf);
-		if (t)
-			follow_mark_dirty(fw, t);
-		else
-			follow_file_seen(fw, p.buf, d->root, 0, now);
-	}
-	sb_free(&p);
-}
-
-/* The events lost in an overflow may be the ones saying a directory went
- * away (rm -rf of a big tree overflows the queue before the root's
- * IN_DELETE_SELF): its watch is dead, and a directory made again under
- * its name would never be heard of.  Asking for the watch again tells:
- * the same directory answers with the same descriptor. */
-static void lose_dead_watches(struct follower *fw)
-{
-	char **dead = NULL;
-	size_t ndead = 0;
-
-	for (size_t i = 0; i < fw->ndirs; i++) {
-		struct dir *d = fw->dirs[i];
-		if (d->wd < 0)
-			continue;
-		int wd = inotify_add_watch(fw->ifd, d->path, WATCH_MASK);
-		if (wd == d->wd)
-			continue;
-		/* Taken again when the directory is found again. */
-		if (wd >= 0)
-			inotify_rm_watch(fw->ifd, wd);
-		dead = xrealloc(dead, (ndead + 1) * sizeof *dead);
-		dead[ndead++] = xstrdup(d->path);
-	}
-	/* Found again by path: losing a directory loses those under it.
-	 * What is waited for is looked for at the end of the rescan. */
-	for (size_t i = 0; i < ndead; i++) {
-		struct dir *d = follow_find_dir(fw, dead[i]);
-		if (d)
-			lose_dir(fw, d);
-		free(dead[i]);
-	}
-	free(dead);
-}
-
-/* Everything is looked at again: after a lost event nothing is lost,
- * since files are read from their offsets, and nothing is counted twice. */
-static void rescan_all(struct follower *fw, unsigned long long now)
-{
-	lose_dead_watches(fw);
-	for (size_t i = 0; i < fw->ndirs; i++)
-		if (listed(fw->dirs[i]))
-			scan_dir(fw, fw->dirs[i], now);
-	for (size_t i = fw->ntails; i-- > 0;)
-		follow_read_tail(fw, fw->tails[i], now);
-	follow_check_waiting(fw, now);
-}
-
-void follow_read_events(struct follower *fw, unsigned long long now)
-{
-	char buf[64 * 1024] __attribute__((aligned(__alignof__(struct inotify_event))));
-
-	for (;;) {
-		ssize_t n = read(fw->ifd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n <= 0)
-			return;
-		for (char *p = buf; p < buf + n;) {
-			const struct inotify_event *ev = (const void *)p;
-			p += sizeof *ev + ev->len;
-			if (ev->mask & IN_Q_OVERFLOW) {
-				rescan_all(fw, now);
-				continue;
-			}
-			struct dir *d = find_dir_wd(fw, ev->wd);
-			if (d)
-				dir_event(fw, d, ev, now);
-		}
-		follow_read_dirty(fw, now);
-	}
-}
-
-static int polled(const struct follower *fw, const struct dir *d)
-{
-	return fw->ifd < 0 || d->wd < 0;
-}
-
-void follow_poll_dirs(struct follower *fw, unsigned long long now)
-{
-	for (size_t i = 0; i < fw->ndirs; i++)
-		if (polled(fw, fw->dirs[i]) &&
-		    listed(fw->dirs[i]))
-			scan_dir(fw, fw->dirs[i], now);
-	/* Files in polled directories: read what grew (a tail reads
-	 * nothing when nothing was appended). */
-	for (size_t i = fw->ntails; i-- > 0;) {
-		struct tail *t = fw->tails[i];
-		struct stat sb;
-		/* Only a file that changed is opened. */
-		if (t->polled && !t->skip_why &&
-		    (stat(t->path, &sb) < 0 || sb.st_size != t->offset ||
-		     sb.st_ino != t->ino || sb.st_dev != t->dev))
-			follow_read_tail(fw, t, now);
-	}
-	follow_check_waiting(fw, now);
-}
-
-const char *follower_how(const struct follower *fw)
-{
-	if (fw->o.poll_ms || fw->ifd < 0)
-		return "polling";
-	return follow_any_polled(fw) ? "inotify+polling" : "inotify";
-}
-
-int follow_any_polled(const struct follower *fw)
-{
-	return fw->npolled > 0 || (fw->nwaiting > 0 && fw->ifd < 0);
+	char *parent = follow_dir_of(p);
+	struct dir *d = follow_find_dir(fw, parent);
+	if (!d)
+		follow_new_dir(fw, parent, DIR_SINGLE, root);
+	else if (d->kind == DIR_WAITER)
+		d->kind = DIR_SINGLE;
+	free(parent);
+	follow_seen_file(fw, p, root, 0, now);
 }

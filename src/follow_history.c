@@ -16,11 +16,18 @@
 
 void follow_free_history(struct follower *fw)
 {
-	for (size_t i = 0; i < fw->nhist; i++)
-		free(fw->hist[i].stream);
-	free(fw->hist);
-	fw->hist = NULL;
-	fw->nhist = fw->hpos = 0;
+	for (size_t i = 0; i < fw->hs.n; i++)
+		free(fw->hs.v[i].stream);
+	free(fw->hs.v);
+	fw->hs.v = NULL;
+	fw->hs.n = fw->hs.pos = 0;
+}
+
+void follow_history_forget(struct follower *fw, struct tail *t)
+{
+	for (size_t i = 0; i < fw->hs.n; i++)
+		if (fw->hs.v[i].t == t)
+			fw->hs.v[i].t = NULL;
 }
 
 static int order_cmp(const void *a, const void *b)
@@ -42,10 +49,10 @@ static int order_cmp(const void *a, const void *b)
 void follower_start(struct follower *fw, unsigned long long now_ms)
 {
 	size_t n = 0;
-	struct order *v = xcalloc(fw->ntails + 1, sizeof *v);
+	struct order *v = xcalloc(fw->tt.n + 1, sizeof *v);
 
-	for (size_t i = 0; i < fw->ntails; i++) {
-		struct tail *t = fw->tails[i];
+	for (size_t i = 0; i < fw->tt.n; i++) {
+		struct tail *t = fw->tt.v[i];
 		struct stat sb;
 		struct strbuf key = STRBUF_INIT;
 		if (t->skip_why)
@@ -56,7 +63,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		plog_name_parts(t->path, &(long){ 0 }, &v[n].stamp);
 		/* Only a dashboard shows progress: --once spares the stat. */
 		if (!fw->o.once && stat(t->path, &sb) == 0)
-			fw->hist_bytes += (unsigned long long)sb.st_size;
+			fw->hs.bytes += (unsigned long long)sb.st_size;
 		n++;
 	}
 	qsort(v, n, sizeof *v, order_cmp);
@@ -77,28 +84,28 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		v[k++] = v[i];
 	}
 	n = k;
-	fw->hist = v;
-	fw->nhist = n;
-	fw->hpos = 0;
+	fw->hs.v = v;
+	fw->hs.n = n;
+	fw->hs.pos = 0;
 	if (!n) {
 		follow_free_history(fw);
-		fw->hist_bytes = 0;
+		fw->hs.bytes = 0;
 	}
 	if (fw->ifd < 0 || fw->o.poll_ms)
-		fw->next_poll = now_ms + fw->o.poll_ms;
+		fw->ds.next_poll = now_ms + fw->o.poll_ms;
 }
 
 /* Standard input in a one-shot read: to its end, blocking. */
 static void read_stdin_whole(struct follower *fw)
 {
-	struct tail *t = fw->stdin_tail;
+	struct tail *t = fw->rd.stdin_tail;
 
 	for (;;) {
 		ssize_t n = read(0, fw->buf, READ_BUF);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0) {
-			follow_say(fw, "standard input", strerror(errno));
+			msglog_about(fw->o.log, "standard input", strerror(errno));
 			model_problem(fw->m, "-", "%s", strerror(errno));
 			break;
 		}
@@ -120,7 +127,7 @@ static void read_stdin_whole(struct follower *fw)
 static int still_written(void *ctx, const char *file)
 {
 	struct follower *fw = ctx;
-	struct tail *t = follow_find_tail(fw, file);
+	struct tail *t = tailtab_find(&fw->tt, file);
 	struct timespec now;
 	struct stat sb;
 
@@ -153,12 +160,12 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
 
-	if (fw->o.once && fw->stdin_tail && !fw->stdin_tail->stdin_eof)
+	if (fw->o.once && fw->rd.stdin_tail && !fw->rd.stdin_tail->stdin_eof)
 		read_stdin_whole(fw);
-	while (fw->hpos < fw->nhist) {
-		struct order *o = &fw->hist[fw->hpos];
-		if (fw->hpos > 0 &&
-		    strcmp(o->stream, fw->hist[fw->hpos - 1].stream) != 0)
+	while (fw->hs.pos < fw->hs.n) {
+		struct order *o = &fw->hs.v[fw->hs.pos];
+		if (fw->hs.pos > 0 &&
+		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
 		if (o->t) {
 			struct tail *t = o->t;
@@ -167,18 +174,18 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			/* follow_read_tail may have dropped it.  A large file
 			 * is read a budget at a time: the next stream waits
 			 * until it is done. */
-			if (fw->hist[fw->hpos].t && t->more)
+			if (fw->hs.v[fw->hs.pos].t && t->more)
 				return 1;
-			if (fw->hist[fw->hpos].t) {
+			if (fw->hs.v[fw->hs.pos].t) {
 				feeder_flush(t->feeder);
 				feeder_trim(t->feeder);
 			}
 		}
-		fw->hpos++;
+		fw->hs.pos++;
 		if (monotonic_ms() - start >= budget_ms)
 			break;
 	}
-	if (fw->hpos < fw->nhist)
+	if (fw->hs.pos < fw->hs.n)
 		return 1;
 	follow_free_history(fw);
 	return 0;
@@ -186,13 +193,13 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 
 size_t follower_plan(const struct follower *fw, struct plan_file **out)
 {
-	struct plan_file *v = xcalloc(fw->nhist + 1, sizeof *v);
+	struct plan_file *v = xcalloc(fw->hs.n + 1, sizeof *v);
 	size_t stream = 0;
 
-	for (size_t i = 0; i < fw->nhist; i++) {
-		const struct order *o = &fw->hist[i];
+	for (size_t i = 0; i < fw->hs.n; i++) {
+		const struct order *o = &fw->hs.v[i];
 		struct stat sb;
-		if (i && strcmp(o->stream, fw->hist[i - 1].stream) != 0)
+		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
 			stream++;
 		v[i].path = o->t->path;
 		v[i].root = o->t->root;
@@ -202,12 +209,12 @@ size_t follower_plan(const struct follower *fw, struct plan_file **out)
 			    ? (unsigned long long)sb.st_size : 0;
 	}
 	*out = v;
-	return fw->nhist;
+	return fw->hs.n;
 }
 
 int follower_reading_history(const struct follower *fw)
 {
-	return fw->hpos < fw->nhist;
+	return fw->hs.pos < fw->hs.n;
 }
 
 void follower_history_progress(const struct follower *fw, size_t *files,
@@ -215,9 +222,9 @@ void follower_history_progress(const struct follower *fw, size_t *files,
 			       unsigned long long *bytes,
 			       unsigned long long *bytes_total)
 {
-	*files = fw->hpos;
-	*files_total = fw->nhist;
+	*files = fw->hs.pos;
+	*files_total = fw->hs.n;
 	*bytes = fw->m->stats.bytes;
-	*bytes_total = fw->hist_bytes;
+	*bytes_total = fw->hs.bytes;
 }
 

@@ -1,6 +1,21 @@
-/* What the follower's two halves share: follow.c reads files (the
- * history in one order, then what they gain), follow_dirs.c finds them
- * (directories, inotify, polling, roots still to come).  Private. */
+/* The follower's inside (private to the follow*.c files).  It is built
+ * in layers, each a file with its own part of struct follower, and each
+ * calls only the layers below it (and reads their parts, never writes
+ * them but through their functions):
+ *
+ *   follow.c          the public API (follow.h): set-up, the event loop's
+ *                     turn, timeouts, the end; the classifier's callbacks
+ *   follow_roots.c    what the command line names: follower_add
+ *   follow_history.c  the history, read in one order (hs)
+ *   follow_events.c   what directories say: inotify's events, polling
+ *   follow_dirs.c     finding files: directories and their watches, roots
+ *                     still to come, files named alone (ds)
+ *   follow_read.c     reading files as they grow, and standard input (rd)
+ *   follow_resume.c   resume points, and files gone that may come back (gs)
+ *   follow_tailtab.c  the table of followed files by path (tt)
+ *
+ * A lower layer that must tell a higher one does so through a function
+ * the top sets (rd.on_drop), as the classifier does through emit. */
 #ifndef PLOGTOP_FOLLOW_INT_H
 #define PLOGTOP_FOLLOW_INT_H
 
@@ -17,113 +32,36 @@
  * or a runaway job must not make plogtop recurse for ever. */
 #define MAX_DEPTH 64
 
+/* ---- follow_tailtab.c: every followed file, by path ---- */
+
 struct tailnode {
 	struct tail *t;
 	struct tailnode *next;
 };
 
-enum dir_kind {
-	DIR_TREE,	/* part of a followed tree: everything in it counts */
-	DIR_WAITER,	/* the nearest parent of a root not there yet */
-	DIR_SINGLE,	/* holds a file named on the command line, only */
-	DIR_SKIPPED,	/* too deep: known so that it is said once */
-};
-
-struct dir {
-	char *path;
-	int wd;			/* -1: polled (or not watched at all) */
-	enum dir_kind kind;
-	size_t root;		/* the root it was found under */
-	int depth;		/* below its root */
-	int unreadable;		/* said once; listed again when readable */
-	size_t slot;		/* its index in follower.dirs */
-	struct dir *by_path, *by_wd;	/* next in its hash buckets */
-};
-
-#define DIR_BUCKETS 4096
-
-struct order {
-	struct tail *t;
-	char *stream;		/* files of one stream share it */
-	unsigned long long stamp;
-};
-
-struct named {
-	char *path;
-	size_t root;
-};
-
-struct taillist {
-	struct tail **v;
+struct tailtab {
+	struct tailnode *bucket[TAIL_BUCKETS];
+	struct tail **v;	/* in discovery order; t->slot is its index */
 	size_t n, cap;
 };
 
-struct follower {
-	struct ruleset *rs;
-	struct model *m;
-	struct classifier *cl;
-	struct follow_opts o;
-	int ifd;
-	char *buf;
-	struct tailnode *bucket[TAIL_BUCKETS];
-	struct tail **tails;	/* every followed file, in discovery order */
-	size_t ntails, captails;
-	struct dir **dirs;	/* pointers: a dir stays put as more are added */
-	size_t ndirs, capdirs;
-	struct dir *dir_by_path[DIR_BUCKETS];
-	struct dir *dir_by_wd[DIR_BUCKETS];
-	struct named *waiting;	/* roots that do not exist yet */
-	size_t nwaiting;
-	struct named *single;	/* files named on the command line */
-	size_t nsingle;
-	struct tail *stdin_tail;
-	int stdin_flags;	/* as they were, restored at the end */
-	size_t nwatches;
-	size_t npolled;		/* directories inotify does not cover */
-	int warned_watches, warned_remote, warned_poll;
-	unsigned long long next_poll;
-	unsigned long long generation;
-	int started;
-	struct taillist dirty;	/* modified in this batch of events */
-	struct taillist backlog;	/* more to read than one budget */
-	struct taillist pending;	/* holding back a record or a line */
-	/* Files dropped (deleted, or renamed: a rotation), in case they turn
-	 * up under another name (follow_resume.c). */
-	struct gone *gone;
-	size_t ngone;
-	struct order *hist;	/* files whose history is still to read */
-	size_t nhist, hpos;
-	unsigned long long hist_bytes;
-	unsigned partial_ms;	/* PARTIAL_LIMIT_MS, or the tests' value */
+struct tail *tailtab_find(const struct tailtab *tt, const char *path);
+void tailtab_insert(struct tailtab *tt, struct tail *t);
+void tailtab_remove(struct tailtab *tt, struct tail *t);
+/* Frees the table and every tail in it. */
+void tailtab_free(struct tailtab *tt);
+
+/* ---- follow_resume.c ---- */
+
+struct goneset {
+	/* Files dropped (deleted, or renamed: a rotation), in case they
+	 * turn up under another name. */
+	struct gone *v;
+	size_t n;
 };
 
-/* follow.c */
-char *follow_dir_of(const char *path);
-struct tail *follow_add_tail(struct follower *fw, const char *path,
-			     size_t root);
-/* dir/name, or name alone in ".": the one spelling of a path. */
-void follow_join(struct strbuf *out, const char *dir, const char *name);
-void follow_say(const struct follower *fw, const char *path,
-		const char *why);
-struct tail *follow_find_tail(struct follower *fw, const char *path);
-/* regular: the directory listing said it is a regular file.  Returns
- * its tail, or NULL (gone already). */
-struct tail *follow_file_seen(struct follower *fw, const char *path,
-			      size_t root, int regular,
-			      unsigned long long now);
-void follow_read_tail(struct follower *fw, struct tail *t,
-		      unsigned long long now);
-void follow_drop_tail(struct follower *fw, struct tail *t);
-void follow_mark_dirty(struct follower *fw, struct tail *t);
-void follow_read_dirty(struct follower *fw, unsigned long long now);
-int follow_is_named_file(const struct follower *fw, const char *path);
-void follow_count_read(struct follower *fw, struct tail *t);
+struct follower;
 
-/* follow_roots.c */
-void follow_add_single(struct follower *fw, const char *path, size_t root,
-		       unsigned long long now);
-
-/* follow_resume.c */
 /* A tail about to be dropped: remembered a while, so that the same file
  * found under another name (a rotation by rename) goes on where it was. */
 void follow_note_gone(struct follower *fw, const struct tail *t);
@@ -140,20 +78,173 @@ int follow_resume_tail(struct follower *fw, struct tail *t);
  * is then dropped), else it is noted as given. */
 int follow_given_before(struct follower *fw, const struct incident *inc);
 
-/* follow_history.c */
-void follow_free_history(struct follower *fw);
+/* ---- follow_read.c ---- */
 
-/* follow_dirs.c */
+struct taillist {
+	struct tail **v;
+	size_t n, cap;
+};
+
+struct reading {
+	struct taillist dirty;	/* modified in this batch of events */
+	struct taillist backlog;	/* more to read than one budget */
+	struct taillist pending;	/* holding back a record or a line */
+	struct tail *stdin_tail;
+	int stdin_flags;	/* as they were, restored at the end */
+	/* Told of a tail about to be freed (the history forgets it). */
+	void (*on_drop)(struct follower *fw, struct tail *t);
+};
+
+/* unwatched: its directory has no inotify watch (it is polled). */
+struct tail *follow_add_tail(struct follower *fw, const char *path,
+			     size_t root, int unwatched);
+/* regular: the directory listing said it is a regular file.  Returns
+ * its tail, or NULL (gone already). */
+struct tail *follow_file_seen(struct follower *fw, const char *path,
+			      size_t root, int regular, int unwatched,
+			      unsigned long long now);
+void follow_read_tail(struct follower *fw, struct tail *t,
+		      unsigned long long now);
+void follow_drop_tail(struct follower *fw, struct tail *t);
+void follow_mark_dirty(struct follower *fw, struct tail *t);
+void follow_read_dirty(struct follower *fw, unsigned long long now);
+void follow_read_backlog(struct follower *fw, unsigned long long now);
+void follow_count_read(struct follower *fw, struct tail *t);
+/* Standard input, named as root. */
+void follow_open_stdin(struct follower *fw, size_t root);
+void follow_read_stdin(struct follower *fw, unsigned long long now);
+/* Records and last lines whose writer has gone quiet are given out. */
+void follow_flush_quiet(struct follower *fw, unsigned long long now);
+/* Whether t holds something back (a record, a line being written), and
+ * whether that may still continue a chain. */
+int follow_holding(const struct tail *t);
+int follow_held(const struct follower *fw, const struct tail *t,
+		unsigned long long now);
+/* When the next record or line held back is due (0: none). */
+unsigned long long follow_read_due(const struct follower *fw,
+				   unsigned long long now);
+void follow_free_reading(struct follower *fw);
+
+/* ---- follow_dirs.c ---- */
+
+enum dir_kind {
+	DIR_TREE,	/* part of a followed tree: everything in it counts */
+	DIR_WAITER,	/* the nearest parent of a root not there yet */
+	DIR_SINGLE,	/* holds a file named on the command line, only */
+	DIR_SKIPPED,	/* too deep: known so that it is said once */
+};
+
+struct dir {
+	char *path;
+	int wd;			/* -1: polled (or not watched at all) */
+	enum dir_kind kind;
+	size_t root;		/* the root it was found under */
+	int depth;		/* below its root */
+	int unreadable;		/* said once; listed again when readable */
+	size_t slot;		/* its index in follower.ds.v */
+	struct dir *by_path, *by_wd;	/* next in its hash buckets */
+};
+
+#define DIR_BUCKETS 4096
+
+struct named {
+	char *path;
+	size_t root;
+};
+
+struct dirset {
+	struct dir **v;		/* pointers: a dir stays put as more are added */
+	size_t n, cap;
+	struct dir *by_path[DIR_BUCKETS];
+	struct dir *by_wd[DIR_BUCKETS];
+	struct named *waiting;	/* roots that do not exist yet */
+	size_t nwaiting;
+	struct named *single;	/* files named on the command line */
+	size_t nsingle;
+	size_t nwatches;
+	size_t nunwatched;	/* live directories inotify does not cover */
+	int warned_watches, warned_remote;
+	unsigned long long next_poll;
+};
+
+#define WATCH_MASK (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | \
+		    IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | \
+		    IN_ATTRIB | IN_ONLYDIR)
+
+/* The directory part of path ("." or "/" at the top). */
+char *follow_dir_of(const char *path);
+/* dir/name, or name alone in ".": the one spelling of a path. */
+void follow_join(struct strbuf *out, const char *dir, const char *name);
 struct dir *follow_find_dir(struct follower *fw, const char *path);
-struct dir *follow_new_dir(struct follower *fw, const char *path,
-			   enum dir_kind kind, size_t root);
 void follow_add_dir(struct follower *fw, const char *path, size_t root,
 		    unsigned long long now, int depth);
+/* A file named on the command line, there at the start or later. */
+void follow_add_single(struct follower *fw, const char *path, size_t root,
+		       unsigned long long now);
+/* Whether path's directory has no watch: its files are polled. */
+int follow_unwatched(struct follower *fw, const char *path);
 void follow_wait_for(struct follower *fw, const char *path, size_t root);
 void follow_check_waiting(struct follower *fw, unsigned long long now);
+void follow_free_dirs(struct follower *fw);
+/* For follow_events.c: */
+struct dir *follow_find_dir_wd(struct follower *fw, int wd);
+/* Lists d: every file in it is seen, every directory added. */
+void follow_scan_dir(struct follower *fw, struct dir *d,
+		     unsigned long long now);
+/* Whether d's files are read (not a waiter's, not a skipped one's). */
+int follow_dir_listed(const struct dir *d);
+/* d and everything under it are no longer followed. */
+void follow_forget_dir(struct follower *fw, struct dir *d);
+int follow_is_named(const struct follower *fw, const char *path);
+struct tail *follow_seen_file(struct follower *fw, const char *path,
+			      size_t root, int regular,
+			      unsigned long long now);
+
+/* ---- follow_events.c ---- */
+
 void follow_read_events(struct follower *fw, unsigned long long now);
 void follow_poll_dirs(struct follower *fw, unsigned long long now);
-int follow_any_polled(const struct follower *fw);
-void follow_free_dirs(struct follower *fw);
+/* Whether anything is found by polling: directories without a watch,
+ * or roots waited for without inotify. */
+int follow_polling(const struct follower *fw);
+
+/* ---- follow_history.c ---- */
+
+struct order {
+	struct tail *t;
+	char *stream;		/* files of one stream share it */
+	unsigned long long stamp;
+};
+
+struct history {
+	struct order *v;	/* files whose history is still to read */
+	size_t n, pos;
+	unsigned long long bytes;
+};
+
+/* A tail about to be freed: no longer in the history (rd.on_drop). */
+void follow_history_forget(struct follower *fw, struct tail *t);
+void follow_free_history(struct follower *fw);
+
+/* ---- the follower ---- */
+
+struct follower {
+	/* Every layer's: set up by follower_new. */
+	struct ruleset *rs;
+	struct model *m;
+	struct classifier *cl;
+	struct follow_opts o;
+	int ifd;		/* inotify, or -1 */
+	char *buf;		/* READ_BUF, for every read */
+	unsigned partial_ms;	/* PARTIAL_LIMIT_MS, or the tests' value */
+	int started;		/* follower_start was called */
+	unsigned long long generation;
+	/* Each layer's own. */
+	struct tailtab tt;
+	struct goneset gs;
+	struct reading rd;
+	struct dirset ds;
+	struct history hs;
+};
 
 #endif

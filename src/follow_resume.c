@@ -34,7 +34,7 @@ static void open_chain(void *ctx, const char *file, unsigned long long off,
 		       unsigned long line)
 {
 	struct scan *sc = ctx;
-	struct tail *t = follow_find_tail(sc->fw, file);
+	struct tail *t = tailtab_find(&sc->fw->tt, file);
 
 	if (!t || t->path != file || (sc->only && t != sc->only))
 		return;	/* standard input, or a file gone */
@@ -78,15 +78,15 @@ static int identity(struct tail *t, const struct held *h)
 
 size_t follower_positions(struct follower *fw, struct position **out)
 {
-	struct scan sc = { fw, xcalloc(fw->ntails + 1, sizeof *sc.v), NULL };
-	struct position *v = xcalloc(fw->ntails + 1, sizeof *v);
+	struct scan sc = { fw, xcalloc(fw->tt.n + 1, sizeof *sc.v), NULL };
+	struct position *v = xcalloc(fw->tt.n + 1, sizeof *v);
 	size_t n = 0;
 
-	for (size_t i = 0; i < fw->ntails; i++)
-		tail_held_from(fw->tails[i], &sc.v[i].off, &sc.v[i].line);
+	for (size_t i = 0; i < fw->tt.n; i++)
+		tail_held_from(fw->tt.v[i], &sc.v[i].off, &sc.v[i].line);
 	classifier_each_open(fw->cl, open_chain, &sc);
-	for (size_t i = 0; i < fw->ntails; i++) {
-		struct tail *t = fw->tails[i];
+	for (size_t i = 0; i < fw->tt.n; i++) {
+		struct tail *t = fw->tt.v[i];
 		prune_given(t, sc.v[i].line);
 		/* A point at 0 matters only with incidents given after it. */
 		if (t->skip_why || (!sc.v[i].off && !t->ngiven) ||
@@ -114,24 +114,24 @@ struct gone {
 
 static void gone_free_at(struct follower *fw, size_t i)
 {
-	free(fw->gone[i].given);
-	fw->gone[i] = fw->gone[--fw->ngone];
+	free(fw->gs.v[i].given);
+	fw->gs.v[i] = fw->gs.v[--fw->gs.n];
 }
 
 void follow_free_gone(struct follower *fw)
 {
-	while (fw->ngone)
-		gone_free_at(fw, fw->ngone - 1);
-	free(fw->gone);
-	fw->gone = NULL;
+	while (fw->gs.n)
+		gone_free_at(fw, fw->gs.n - 1);
+	free(fw->gs.v);
+	fw->gs.v = NULL;
 }
 
 void follow_note_gone(struct follower *fw, const struct tail *t)
 {
 	unsigned long long now = monotonic_ms();
 
-	for (size_t i = fw->ngone; i-- > 0;)
-		if (now - fw->gone[i].when > GONE_MS)
+	for (size_t i = fw->gs.n; i-- > 0;)
+		if (now - fw->gs.v[i].when > GONE_MS)
 			gone_free_at(fw, i);
 	if (!t->offset || t->skip_why || !t->ino || !fw->started)
 		return;
@@ -144,11 +144,11 @@ void follow_note_gone(struct follower *fw, const struct tail *t)
 		.headlen = (unsigned)t->headlen,
 		.before = fileid_hash("", 0),
 	};
-	if (!fw->gone)
-		fw->gone = xcalloc(GONE_MAX, sizeof *fw->gone);
-	if (fw->ngone == GONE_MAX)
+	if (!fw->gs.v)
+		fw->gs.v = xcalloc(GONE_MAX, sizeof *fw->gs.v);
+	if (fw->gs.n == GONE_MAX)
 		gone_free_at(fw, 0);
-	struct gone *g = &fw->gone[fw->ngone++];
+	struct gone *g = &fw->gs.v[fw->gs.n++];
 	*g = (struct gone){ id, NULL, 0, now };
 	if (t->ngiven) {
 		g->given = xmalloc(t->ngiven * sizeof *g->given);
@@ -163,10 +163,10 @@ static int renamed(struct follower *fw, int fd, struct resume_at *at,
 {
 	struct stat sb;
 
-	if (!fw->ngone || fstat(fd, &sb) < 0)
+	if (!fw->gs.n || fstat(fd, &sb) < 0)
 		return 0;
-	for (size_t i = 0; i < fw->ngone; i++) {
-		struct gone *g = &fw->gone[i];
+	for (size_t i = 0; i < fw->gs.n; i++) {
+		struct gone *g = &fw->gs.v[i];
 		if (g->id.ino == (unsigned long long)sb.st_ino &&
 		    fileid_matches(&g->id, fd)) {
 			*at = (struct resume_at){ g->id, g->given, g->ngiven };
@@ -180,7 +180,7 @@ static int renamed(struct follower *fw, int fd, struct resume_at *at,
 static int from_gone(struct follower *fw, struct tail *t, struct resume_at *at,
 		     size_t *which)
 {
-	if (!fw->ngone)
+	if (!fw->gs.n)
 		return 0;
 	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
 	if (fd < 0)
@@ -224,7 +224,7 @@ int follow_resume_tail(struct follower *fw, struct tail *t)
 		t->ngiven = t->capgiven = at.ngiven;
 	}
 	if (moved) {
-		struct gone *g = &fw->gone[which];
+		struct gone *g = &fw->gs.v[which];
 		if (g->ngiven) {
 			free(t->given);
 			t->given = g->given;
@@ -263,7 +263,7 @@ int follow_given_before(struct follower *fw, const struct incident *inc)
 	/* Only a reader that gives resume points keeps them. */
 	if (!fw->o.resume_for || !inc->file)
 		return 0;
-	struct tail *t = follow_find_tail(fw, inc->file);
+	struct tail *t = tailtab_find(&fw->tt, inc->file);
 	if (!t || t->path != inc->file)
 		return 0;
 	for (size_t i = 0; i < t->nskip; i++) {
@@ -288,7 +288,7 @@ static int hold_recent(void *ctx, const char *file, unsigned long long off,
 		       unsigned long line)
 {
 	struct hold_ctx *hc = ctx;
-	struct tail *t = follow_find_tail(hc->fw, file);
+	struct tail *t = tailtab_find(&hc->fw->tt, file);
 	struct stat sb;
 
 	if (!t || t->path != file || stat(t->path, &sb) < 0)

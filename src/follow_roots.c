@@ -35,42 +35,11 @@ static char *clean_path(const char *path)
 	return sb_detach(&sb);
 }
 
-void follow_join(struct strbuf *out, const char *dir, const char *name)
-{
-	if (strcmp(dir, ".") != 0) {
-		sb_adds(out, dir);
-		if (out->len && out->buf[out->len - 1] != '/')
-			sb_addc(out, '/');
-	}
-	sb_adds(out, name);
-}
-
-/* A file named on the command line, there at the start or later: its
- * directory is watched for it (a directory watched only while waiting
- * for it now reports its changes). */
-void follow_add_single(struct follower *fw, const char *p, size_t root,
-		       unsigned long long now)
-{
-	if (!follow_is_named_file(fw, p)) {
-		fw->single = xrealloc(fw->single,
-				      (fw->nsingle + 1) * sizeof *fw->single);
-		fw->single[fw->nsingle++] = (struct named){ xstrdup(p), root };
-	}
-	char *parent = follow_dir_of(p);
-	struct dir *d = follow_find_dir(fw, parent);
-	if (!d)
-		follow_new_dir(fw, parent, DIR_SINGLE, root);
-	else if (d->kind == DIR_WAITER)
-		d->kind = DIR_SINGLE;
-	free(parent);
-	follow_file_seen(fw, p, root, 0, now);
-}
-
 void follower_add_planned(struct follower *fw, const char *path,
 			  size_t root)
 {
-	if (!follow_find_tail(fw, path))
-		follow_add_tail(fw, path, root);
+	if (!tailtab_find(&fw->tt, path))
+		follow_add_tail(fw, path, root, follow_unwatched(fw, path));
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,
@@ -83,17 +52,12 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 
 	model_add_root(fw->m, path);
 	if (strcmp(p, "-") == 0) {
-		fw->stdin_tail = tail_new(model_intern(fw->m, "-"), FILE_MIXED,
-					  fw->rs, fw->cl);
-		fw->stdin_tail->root = root;
-		/* Non-blocking while followed, as it was when plogtop ends:
-		 * the shell that ran it shares the file description. */
-		fw->stdin_flags = fcntl(0, F_GETFL);
-		if (!fw->o.once && fw->stdin_flags >= 0)
-			fcntl(0, F_SETFL, fw->stdin_flags | O_NONBLOCK);
+		follow_open_stdin(fw, root);
 	} else if (stat(p, &sb) < 0) {
 		if (may_wait && errno == ENOENT && !fw->o.once) {
-			follow_say(fw, p, _("not there yet; waiting for it to appear"));
+			msglog_about(fw->o.log, p,
+				     _("not there yet; waiting for it to "
+				       "appear"));
 			follow_wait_for(fw, p, root);
 		} else {
 			sb_addf(err, "%s: %s", path, strerror(errno));

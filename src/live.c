@@ -26,6 +26,7 @@
 #include "theme.h"
 #include "tui.h"
 #include "model.h"
+#include "monoclock.h"
 #include "prom.h"
 #include "sanitize.h"
 #include "stream.h"
@@ -385,7 +386,7 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	struct strbuf err = STRBUF_INIT;
 	int rc = -1;
 
-	gethostname(lv->host, sizeof lv->host - 1);
+	local_host_name(lv->host, sizeof lv->host);
 	lv->prom_heartbeat_ms = prom_heartbeat(o);
 	model_init(&lv->m);
 	msglog_init(&lv->log);

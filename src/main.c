@@ -22,6 +22,7 @@
 #include "options.h"
 #include "readall.h"
 #include "rules.h"
+#include "terminal.h"
 #include "theme.h"
 
 static struct ruleset *load_rules(const struct options *o,
@@ -104,7 +105,7 @@ static int wants_dashboard(const struct options *o)
 	for (size_t i = 0; i < o->npaths; i++)
 		if (strcmp(o->paths[i], "-") == 0)
 			return 0;
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
+	return terminal_interactive();
 }
 
 /* A locale that cannot be loaded, said once (the dashboard says it on
@@ -123,7 +124,7 @@ static void say_reading_stdin(const struct options *o,
 			      struct msglog *log)
 {
 	for (size_t i = 0; i < o->npaths; i++) {
-		if (strcmp(o->paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+		if (strcmp(o->paths[i], "-") == 0 && terminal_stdin()) {
 			msglog_add(log, _("reading standard input (Ctrl-D "
 					  "ends it)"));
 			return;

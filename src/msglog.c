@@ -105,6 +105,15 @@ void msglog_add(struct msglog *l, const char *text)
 	add(l, text, 0, 0);
 }
 
+void msglog_about(struct msglog *l, const char *who, const char *what)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "%s: %s", who, what);
+	add(l, sb.buf, 0, 0);
+	sb_free(&sb);
+}
+
 void msglog_add_clean(struct msglog *l, const char *text)
 {
 	add(l, text, 1, 0);

@@ -7,6 +7,8 @@
  * How to say something:
  *   msglog_add(l, text)        a warning or a note, text as it came (a
  *                              path, a host's stderr, strerror: any bytes);
+ *   msglog_about(l, who, what) the same as "WHO: WHAT" (a path or a host,
+ *                              and what happened to it);
  *   msglog_add_clean(l, text)  the same, for text sanitised already (an
  *                              error a lower layer built with sanitize());
  *   msglog_error(l, text)      an error that ends plogtop: kept like a
@@ -58,6 +60,8 @@ void msglog_attach(struct msglog *l, int attached);
 /* Adds text (any bytes); l NULL, or no dashboard: "plogtop: text" on
  * stderr at once. */
 void msglog_add(struct msglog *l, const char *text);
+/* Adds "who: what" (any bytes in both). */
+void msglog_about(struct msglog *l, const char *who, const char *what);
 /* Adds text that is sanitised already: only its charset is fitted. */
 void msglog_add_clean(struct msglog *l, const char *text);
 /* Adds an error that ends plogtop (any bytes): on stderr at once, or,

@@ -17,6 +17,7 @@
 #include "readall.h"
 #include "report.h"
 #include "state.h"
+#include "terminal.h"
 #include "xalloc.h"
 
 /* stdout's buffer for a JSON report. */
@@ -40,17 +41,6 @@ struct once {
 static void say(struct once *on, const char *text)
 {
 	msglog_add(on->log, text);
-}
-
-static int use_color(enum color c)
-{
-	const char *term = getenv("TERM");
-	const char *no = getenv("NO_COLOR");
-
-	if (c != COLOR_AUTO)
-		return c == COLOR_ALWAYS;
-	return isatty(STDOUT_FILENO) && !(no && *no) &&
-	       !(term && strcmp(term, "dumb") == 0);
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -121,7 +111,7 @@ static void json_begin(struct once *on)
 {
 	/* Tens of megabytes may go out: in large writes, not in the
 	 * default 4 KiB ones.  The buffer stays stdout's until exit. */
-	if (!isatty(STDOUT_FILENO))
+	if (!terminal_stdout())
 		setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
 	snapshot_begin(&on->snap, stdout, &on->ro);
 }
@@ -145,7 +135,7 @@ static int begin(struct once *on, const struct options *o,
 	}
 	on->ro = (struct report_opts){
 		.cat = cat, .host = on->host, .version = PACKAGE_VERSION,
-		.color = use_color(o->color), .width = 80,
+		.color = terminal_report_colour(o->color), .width = 80,
 		.state_file = o->state_file,
 		.counted_since = on->m.counted_since,
 	};
