@@ -371,22 +371,6 @@ void fleet_start(struct fleet *fl, unsigned long long now_ms)
 
 /* ---- lines of a stream ---- */
 
-int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
-			const struct jval *o, struct strbuf *err)
-{
-	struct incident *inc = incident_json_read(fl->m, o, fh->mh->name, err);
-
-	if (!inc)
-		return -1;
-	const char *file = inc->file;
-	model_add(fl->m, inc);
-	model_release_path(fl->m, file);
-	fl->gen++;
-	if (fl->o.on_incident)
-		fl->o.on_incident(fl->o.ctx, inc);
-	return 0;
-}
-
 /* The first line: the stream's header (stream.h). */
 static int take_header(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v, struct strbuf *why)
@@ -529,11 +513,13 @@ static void closing(struct fleet *fl, struct fleet_host *fh,
 	remote_stop(&fh->r, 0);
 	fh->running = 0;
 	fh->closing = 0;
+	struct strbuf why = STRBUF_INIT;
 	if (fl->o.once) {
-		fleet_once_finished(fl, fh, now);
+		if (fleet_once_finished(fl, fh, &why) < 0)
+			fleet_host_down(fl, fh, why.buf, now);
+		sb_free(&why);
 		return;
 	}
-	struct strbuf why = STRBUF_INIT;
 	remote_reason(&fh->r, &why);
 	fleet_resume_refused(fl, fh);
 	fleet_host_down(fl, fh, why.buf, now);

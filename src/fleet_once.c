@@ -6,7 +6,6 @@
  * with a problem, and sums over hosts saturate. */
 #include "config.h"
 
-#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,7 +13,6 @@
 
 #include "fleet_int.h"
 #include "i18n.h"
-#include "follow.h"
 #include "jsonparse.h"
 #include "report_json_read.h"
 #include "sanitize.h"
@@ -35,12 +33,6 @@ struct fleet_once {
 	struct strbuf refusal;			/* the first one's why */
 };
 
-static size_t sat_add(size_t a, size_t b)
-{
-	return a > SIZE_MAX - b ? SIZE_MAX : a + b;
-}
-
-/* A path of the host's, named HOST:PATH. */
 static void host_path(struct strbuf *sb, const char *host, const char *path)
 {
 	sb_reset(sb);
@@ -52,12 +44,13 @@ static void on_incident(void *ctx, const struct jval *o)
 	struct fleet_once *fo = ctx;
 	struct strbuf e = STRBUF_INIT;
 
-	if (fleet_take_incident(fo->fl, fo->fh, o, &e) < 0 && !fo->refused++)
+	if (fleet_add_incident(fo->fl->m, fo->fh->mh->name, o, &e) < 0 &&
+	    !fo->refused++)
 		sb_addf(&fo->refusal, "%s", e.buf);
 	sb_free(&e);
 }
 
-/* A count refused: a problem of the host's. */
+/* A count the host claims out of bounds: a problem of the host's. */
 static void on_bad_claim(void *ctx, const char *key)
 {
 	struct fleet_once *fo = ctx;
@@ -71,76 +64,34 @@ static void on_bad_claim(void *ctx, const char *key)
 	fo->fh->mh->bad_claims++;
 }
 
-static void on_counts(void *ctx, const struct snapshot_counts *c)
+/* What the host read, merged as a reading thread's is (HOST:PATH); a
+ * PATH named there that gave nothing is said as a local one. */
+static void on_scan(void *ctx, const struct scan_part *sp)
 {
 	struct fleet_once *fo = ctx;
-	struct model *m = fo->fl->m;
-	struct model_host *mh = fo->fh->mh;
-
-	mh->files = c->files;
-	mh->lines = c->lines;
-	mh->bytes = c->bytes;
-	m->stats.files = sat_add(m->stats.files, mh->files);
-	m->stats.lines = sat_add(m->stats.lines, mh->lines);
-	m->stats.bytes = sat_add(m->stats.bytes, mh->bytes);
-	m->stats.truncated_lines = sat_add(m->stats.truncated_lines,
-					   c->truncated_lines);
-	m->filtered = sat_add(m->filtered, c->filtered);
-}
-
-static void on_root(void *ctx, const char *path, size_t files)
-{
-	struct fleet_once *fo = ctx;
-	struct model *m = fo->fl->m;
+	struct fleet_host *fh = fo->fh;
+	struct model_host *mh = fh->mh;
 	struct strbuf p = STRBUF_INIT;
 
-	host_path(&p, fo->fh->mh->name, path);
-	model_add_root(m, p.buf);
-	m->root_files[m->nroots - 1] = files;
-	if (!files && fo->fh->npaths) {
-		/* As a local PATH that gave nothing. */
+	mh->files = sp->stats.files;
+	mh->lines = sp->stats.lines;
+	mh->bytes = sp->stats.bytes;
+	for (size_t i = 0; i < sp->nroots; i++) {
+		if (sp->root_files[i] || !fh->npaths)
+			continue;
+		host_path(&p, mh->name, sp->roots[i]);
 		struct strbuf c = STRBUF_INIT;
 		sb_addf(&c, _("%s: nothing readable there"), p.buf);
 		msglog_add(fo->fl->o.log, c.buf);
 		sb_free(&c);
-		fo->fh->mh->empty_roots++;
+		mh->empty_roots++;
 	}
 	sb_free(&p);
-}
-
-static void on_problem(void *ctx, const char *path, const char *error)
-{
-	struct fleet_once *fo = ctx;
-	struct strbuf p = STRBUF_INIT;
-
-	host_path(&p, fo->fh->mh->name, path);
-	model_problem(fo->fl->m, p.buf, "%s", error);
-	sb_free(&p);
-}
-
-static void on_skipped(void *ctx, const char *path)
-{
-	struct fleet_once *fo = ctx;
-	struct strbuf p = STRBUF_INIT;
-
-	host_path(&p, fo->fh->mh->name, path);
-	model_skip(fo->fl->m, p.buf, "skipped there (its own report says "
-		   "why)");
-	sb_free(&p);
-}
-
-static void on_unlisted(void *ctx, size_t problems, size_t skipped)
-{
-	struct fleet_once *fo = ctx;
-	struct model *m = fo->fl->m;
-
-	m->problems_total = sat_add(m->problems_total, problems);
-	m->nskipped = sat_add(m->nskipped, skipped);
+	model_merge_scan(fo->fl->m, sp, mh->name);
 }
 
 static const struct snapshot_read_ops read_ops = {
-	on_incident, on_bad_claim, on_counts, on_root, on_problem,
-	on_skipped, on_unlisted,
+	on_incident, on_bad_claim, on_scan,
 };
 
 void fleet_once_begin(struct fleet *fl, struct fleet_host *fh)
@@ -210,21 +161,20 @@ static void report_problem(struct fleet_host *fh, int code,
 		snapshot_read_end(&fo->rd, why);
 }
 
-void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
-			 unsigned long long now)
+int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
+			struct strbuf *why)
 {
 	int st = fh->r.status;
 	int code = WIFEXITED(st) ? WEXITSTATUS(st) : -1;
 	struct fleet_once *fo = fh->once;
-	struct strbuf why = STRBUF_INIT;
 
 	/* 0 clean, 1 incidents, 2 with a report: a PATH there gave
 	 * nothing readable (its report says so).  The incidents read
 	 * before a report broke stay counted; the host is down. */
-	report_problem(fh, code, &why);
+	report_problem(fh, code, why);
 	if (fo->refused)
 		say_refused(fl, fh);
-	if (!why.len) {
+	if (!why->len) {
 		/* The local rule: a PATH named there that gave nothing is
 		 * trouble; the default root with no logs yet is not. */
 		const char *note = NULL;
@@ -245,9 +195,7 @@ void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 		}
 	}
 	fleet_once_free(fh);
-	if (why.len)
-		fleet_host_down(fl, fh, why.buf, now);
-	sb_free(&why);
+	return why->len ? -1 : 0;
 }
 
 void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
@@ -257,24 +205,4 @@ void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
 	if (fh->once->refused)
 		say_refused(fl, fh);
 	fleet_once_free(fh);
-}
-
-size_t fleet_run_once(struct fleet *fl)
-{
-	fleet_start(fl, monotonic_ms());
-	size_t np = fleet_npoll(fl);
-	struct pollfd *p = xcalloc(np ? np : 1, sizeof *p);
-
-	while (!fleet_done(fl)) {
-		size_t n = fleet_pollfds(fl, p, np);
-		int rc = poll(p, n, fleet_timeout(fl, monotonic_ms()));
-		if (rc < 0)
-			memset(p, 0, n * sizeof *p);
-		fleet_handle(fl, p, rc > 0 ? n : 0, monotonic_ms());
-	}
-	free(p);
-	size_t bad = model_hosts_in(fl->m, HOST_DOWN);
-	for (size_t i = 0; i < fl->n; i++)
-		bad += fl->h[i].mh->state == HOST_DONE && fl->h[i].mh->trouble;
-	return bad;
 }

@@ -198,7 +198,7 @@ int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
 		fh->overlap++;
 		return 0;
 	}
-	if (fleet_take_incident(fl, fh, o, err) < 0)
+	if (fleet_add_incident(fl->m, fh->mh->name, o, err) < 0)
 		return -1;
 	if (fleet_seen_add(&fh->seen, id) < 0 && !fh->seen_full_said) {
 		fh->seen_full_said = 1;

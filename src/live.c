@@ -87,7 +87,7 @@ static void prom_outcome(struct live *lv, unsigned long long now,
 static unsigned long long prom_next(const struct live *lv)
 {
 	unsigned long long gen = follower_generation(lv->fw) +
-				 fleet_generation(lv->fleet);
+				 fleet_generation(lv->fleet) + lv->m.generation;
 	unsigned long long beat = lv->prom_at + lv->prom_heartbeat_ms;
 
 	if (!lv->o->prom_file || lv->prom_gave_up ||
@@ -115,12 +115,12 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 		return;
 	struct strbuf err = STRBUF_INIT;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
-	int rc = prom_write(lv->o->prom_file, &lv->m, follower_watched(lv->fw),
-			    &err);
+	int rc = prom_write(lv->o->prom_file, &lv->m, &lv->prom,
+			    follower_watched(lv->fw), &err);
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);
 	sb_free(&err);
 	lv->prom_gen = follower_generation(lv->fw) +
-		       fleet_generation(lv->fleet);
+		       fleet_generation(lv->fleet) + lv->m.generation;
 	lv->prom_at = now;
 	lv->prom_written = 1;
 }
@@ -311,8 +311,7 @@ static struct fleet *start_fleet(struct live *lv)
 		return NULL;
 	struct fleet_opts fo = {
 		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
-		.since_arg = o->since_arg, .on_incident = on_incident,
-		.log = &lv->log, .ctx = lv,
+		.since_arg = o->since_arg, .log = &lv->log, .ctx = lv,
 	};
 	struct fleet *fl = fleet_new(&lv->m, &fo);
 	for (size_t i = 0; i < o->nhostpaths; i++)
@@ -359,8 +358,7 @@ static int start_follower(struct live *lv, struct ruleset *rs, int skip,
 	const struct options *o = lv->o;
 	struct follow_opts fo = {
 		.skip_history = skip, .poll_ms = o->poll_ms,
-		.max_watches = o->max_watches, .on_incident = on_incident,
-		.log = &lv->log, .ctx = lv, .resume_ctx = &lv->resume,
+		.max_watches = o->max_watches, .log = &lv->log, .ctx = lv, .resume_ctx = &lv->resume,
 	};
 
 	/* Resume points are kept for a state or a stream's cursor lines. */
@@ -396,6 +394,8 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	 * starting is said at once (a NULL log). */
 	msglog_attach(&lv->log, lv->dashboard);
 	model_set_live(&lv->m, o->keep);
+	model_watch(&lv->m, on_incident, lv);
+	prom_counts_init(&lv->prom, &lv->m);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
 	lv->m.since = o->since_arg && !skip ? o->since : LOGTIME_UNKNOWN;
@@ -494,6 +494,7 @@ static void live_close(struct live *lv)
 	fleet_free(lv->fleet);
 	follower_free(lv->fw);
 	demo_free(lv->demo);
+	prom_counts_free(&lv->prom);
 	model_free(&lv->m);
 	sb_free(&lv->roots);
 	msglog_free(&lv->log);

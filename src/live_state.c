@@ -42,12 +42,14 @@ int live_state_start(struct live *lv)
 		return 0;
 	/* A state set aside is said; a service goes on counting afresh. */
 	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
-			  &lv->resume, &set_aside, &lv->state_lock, say, lv);
+			  &lv->prom, &lv->resume, &set_aside, &lv->state_lock,
+			  say, lv);
 }
 
 static unsigned long long generation(const struct live *lv)
 {
-	return follower_generation(lv->fw) + fleet_generation(lv->fleet);
+	return follower_generation(lv->fw) + fleet_generation(lv->fleet) +
+	       lv->m.generation;
 }
 
 void live_state_write(struct live *lv, unsigned long long now, int force)
@@ -68,8 +70,8 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 		sb_adds(&hosts, "\"hosts\": ");
 		fleet_save_state(lv->fleet, &hosts);
 	}
-	int rc = state_save(lv->o->state_file, &lv->m, pos, n, &lv->resume,
-			    hosts.buf, &err);
+	int rc = state_save(lv->o->state_file, &lv->m, &lv->prom, pos, n,
+			    &lv->resume, hosts.buf, &err);
 	sb_free(&hosts);
 	free(pos);
 	/* Told once per change, like the prom file's outcome. */
@@ -98,7 +100,8 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	if (!lv->o->hello || lv->stop ||
 	    (!force && follower_reading_history(lv->fw)))
 		return;
-	unsigned long long gen = follower_generation(lv->fw);
+	unsigned long long gen = follower_generation(lv->fw) +
+				 lv->m.generation;
 	if (!force && (gen == lv->cursor_gen ||
 		       now < lv->cursor_at + CURSOR_EVERY_MS))
 		return;
@@ -133,7 +136,8 @@ int live_state_timeout(const struct live *lv, unsigned long long now)
 		unsigned long long due = lv->state_at + lv->state_every;
 		t = due <= now ? 0 : (int)(due - now);
 	}
-	if (lv->o->hello && follower_generation(lv->fw) != lv->cursor_gen &&
+	if (lv->o->hello &&
+	    follower_generation(lv->fw) + lv->m.generation != lv->cursor_gen &&
 	    !follower_reading_history(lv->fw)) {
 		unsigned long long due = lv->cursor_at + CURSOR_EVERY_MS;
 		int c = due <= now ? 0 : (int)(due - now);

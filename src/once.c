@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,7 @@
 #include <unistd.h>
 
 #include "fleet.h"
+#include "monoclock.h"
 #include "i18n.h"
 #include "once.h"
 #include "prom.h"
@@ -28,6 +30,7 @@ struct once {
 	const struct options *o;
 	struct msglog *log;
 	struct model m;
+	struct prom_counts prom;	/* the prom file's and the state's */
 	struct posset ps;
 	struct read_resume rr;
 	int resuming, set_aside, lock_fd;
@@ -35,6 +38,7 @@ struct once {
 	struct snapshot snap;
 	char host[256];
 	struct report_opts ro;
+	struct report_sections sections;	/* the text report's */
 	struct strbuf err;
 };
 
@@ -43,13 +47,29 @@ static void say(struct once *on, const char *text)
 	msglog_add(on->log, text);
 }
 
-static double seconds_since(const struct timespec *t0)
+/* Every host to its end (or its timeout); returns how many failed:
+ * down, or done with trouble (a PATH named there that gave nothing,
+ * incidents or claims refused). */
+static size_t run_hosts(struct fleet *fl, const struct model *m)
 {
-	struct timespec t1;
+	fleet_start(fl, monotonic_ms());
+	size_t np = fleet_npoll(fl);
+	struct pollfd *p = xcalloc(np ? np : 1, sizeof *p);
 
-	clock_gettime(CLOCK_MONOTONIC, &t1);
-	return (double)(t1.tv_sec - t0->tv_sec) +
-	       (double)(t1.tv_nsec - t0->tv_nsec) / 1e9;
+	while (!fleet_done(fl)) {
+		size_t n = fleet_pollfds(fl, p, np);
+		int rc = poll(p, n, fleet_timeout(fl, monotonic_ms()));
+		if (rc < 0)
+			memset(p, 0, n * sizeof *p);
+		fleet_handle(fl, p, rc > 0 ? n : 0, monotonic_ms());
+	}
+	free(p);
+	size_t bad = 0;
+	for (size_t i = 0; i < m->nhosts; i++)
+		bad += m->hosts[i]->state == HOST_DOWN ||
+		       (m->hosts[i]->state == HOST_DONE &&
+			m->hosts[i]->trouble);
+	return bad;
 }
 
 /* The hosts' reports, read in parallel into the same model after the
@@ -63,14 +83,16 @@ static size_t read_hosts(struct once *on)
 	struct fleet_opts fo = {
 		.ssh = o->ssh_cmd, .remote_cmd = o->remote_cmd,
 		.since_arg = o->since_arg, .once = 1,
-		.timeout_ms = o->host_timeout_ms,
-		.on_incident = on->json ? snapshot_on_incident : NULL,
-		.ctx = on->json ? &on->snap : NULL, .log = on->log,
+		.timeout_ms = o->host_timeout_ms, .log = on->log,
 	};
 	struct fleet *fl = fleet_new(&on->m, &fo);
 	for (size_t i = 0; i < o->nhostpaths; i++)
 		fleet_add(fl, o->host_names[i], o->host_paths[i]);
-	size_t down = fleet_run_once(fl);
+	if (on->json)
+		model_watch(&on->m, snapshot_on_incident, &on->snap);
+	size_t down = run_hosts(fl, &on->m);
+	if (on->json)
+		model_unwatch(&on->m, &on->snap);
 	fleet_free(fl);
 	return down;
 }
@@ -124,12 +146,15 @@ static int begin(struct once *on, const struct options *o,
 	on->json = o->format == FORMAT_JSON;
 	on->err = (struct strbuf)STRBUF_INIT;
 	model_init(&on->m);
+	prom_counts_init(&on->prom, &on->m);
 	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
-	gethostname(on->host, sizeof on->host - 1);
+	local_host_name(on->host, sizeof on->host);
 	on->rr = (struct read_resume){ posset_resume_for, &on->ps, NULL, 0 };
 	on->resuming = o->state_file || o->resume_file;
-	if (state_open(o->state_file, o->resume_file, &on->m, &on->ps,
-		       &on->set_aside, &on->lock_fd, say_state, on) < 0) {
+	if (state_open(o->state_file, o->resume_file, &on->m, &on->prom,
+		       &on->ps, &on->set_aside, &on->lock_fd, say_state,
+		       on) < 0) {
+		prom_counts_free(&on->prom);
 		model_free(&on->m);
 		return -1;
 	}
@@ -141,6 +166,9 @@ static int begin(struct once *on, const struct options *o,
 	};
 	if (on->json)
 		json_begin(on);
+	else
+		report_sections_init(&on->sections, &on->m);
+	on->ro.sections = &on->sections;
 	return 0;
 }
 
@@ -152,6 +180,8 @@ static void end(struct once *on)
 		close(on->lock_fd);
 	if (on->json)
 		snapshot_free(&on->snap);
+	report_sections_free(&on->sections);
+	prom_counts_free(&on->prom);
 	model_free(&on->m);
 	sb_free(&on->err);
 }
@@ -163,6 +193,7 @@ static int write_out(struct once *on)
 	struct model *m = &on->m;
 
 	model_sort(m);
+	report_sections_sort(&on->sections);
 	int rc = on->json ? snapshot_end(&on->snap, m)
 			  : report_text(m, &on->ro, stdout);
 	if (rc == 0 && fflush(stdout) != 0)
@@ -170,8 +201,8 @@ static int write_out(struct once *on)
 	int status = m->n ? EXIT_INCIDENTS : EXIT_CLEAN;
 	/* The state after the prom file: a crash between the two counts
 	 * this run again next time, into counters that then only grow. */
-	if (o->prom_file && prom_write(o->prom_file, m, m->stats.files,
-				       &on->err) < 0) {
+	if (o->prom_file && prom_write(o->prom_file, m, &on->prom,
+				       m->stats.files, &on->err) < 0) {
 		say(on, on->err.buf);
 		status = EXIT_TROUBLE;
 	}
@@ -182,9 +213,9 @@ static int write_out(struct once *on)
 		sb_free(&msg);
 		status = EXIT_TROUBLE;
 	}
-	if (o->state_file && state_save(o->state_file, m, on->rr.pos,
-					on->rr.npos, &on->ps, NULL,
-					&on->err) < 0) {
+	if (o->state_file && state_save(o->state_file, m, &on->prom,
+					on->rr.pos, on->rr.npos, &on->ps,
+					NULL, &on->err) < 0) {
 		say(on, on->err.buf);
 		status = EXIT_TROUBLE;
 	}
@@ -194,18 +225,17 @@ static int write_out(struct once *on)
 int run_once(const struct options *o, struct ruleset *rs,
 	     const struct catalog *cat, struct msglog *log)
 {
-	struct once on = { .log = log };
-	struct timespec t0;
+	struct once on = { .log = log, .sections = { NULL, NULL, 0 } };
 
 	if (begin(&on, o, cat) < 0)
 		return EXIT_TROUBLE;
-	clock_gettime(CLOCK_MONOTONIC, &t0);
+	double t0 = monotonic_seconds();
 	int rc = read_all(o, rs, &on.m, on.json ? &on.snap : NULL,
 			  on.resuming ? &on.rr : NULL, &on.err);
 	size_t nlocal = on.m.nroots, hosts_down = 0;
 	if (rc == 0)
 		hosts_down = read_hosts(&on);
-	on.m.stats.seconds = seconds_since(&t0);
+	on.m.stats.seconds = monotonic_seconds() - t0;
 	on.m.stats.match_limit_hits += ruleset_limit_hits(rs);
 	if (rc < 0) {
 		say(&on, on.err.buf);

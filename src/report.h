@@ -6,6 +6,7 @@
 
 #include "catalog.h"
 #include "model.h"
+#include "report_sections.h"
 
 struct report_opts {
 	const struct catalog *cat;
@@ -17,6 +18,8 @@ struct report_opts {
 	 * counted_since (Unix seconds). */
 	const char *state_file;
 	double counted_since;
+	/* The text report's sections (report_sections.h), sorted. */
+	const struct report_sections *sections;
 };
 
 /* The --once text report (report_text.c), whole: under a locale whose
@@ -40,8 +43,9 @@ struct snapshot {
 /* The head is made now (its generated_at) and written with the first
  * incident, so that a run that fails before reading writes nothing. */
 void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o);
-/* An incident of the model, as a follower's or a fleet's on_incident
- * (ctx: the snapshot); one that was not counted (--since) is left out. */
+/* The snapshot as a view of the model (model_watch, ctx the snapshot):
+ * each incident counted goes out as it is found; one that was not
+ * counted (--since) is left out. */
 void snapshot_on_incident(void *snapshot, const struct incident *inc);
 /* The same in two steps, for a reading thread: its object rendered there
  * (in parallel), then added here in the model's order.  -1 when writing

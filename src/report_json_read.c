@@ -1,11 +1,13 @@
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "model.h"
 #include "report.h"
 #include "report_json_read.h"
 #include "wire_limits.h"
+#include "xalloc.h"
 
 /* A count the snapshot claims: an integer from 0 to WIRE_CLAIM_MAX; any
  * other is refused (0) and said. */
@@ -23,78 +25,90 @@ static size_t claim(struct snapshot_reader *r, const struct jval *o,
 	return 0;
 }
 
-static void read_roots(struct snapshot_reader *r, const struct jval *scan)
+/* A JSON array of the scan, or NULL. */
+static const struct jval *array(const struct jval *scan, const char *key)
 {
-	const struct jval *v = json_get(scan, "roots");
+	const struct jval *v = json_get(scan, key);
 
-	if (!v || v->type != J_ARRAY)
-		return;
-	for (size_t i = 0; i < v->n && i < 1000; i++) {
+	return v && v->type == J_ARRAY ? v : NULL;
+}
+
+/* The roots (at most 1000), each with the files claimed. */
+static void read_roots(struct snapshot_reader *r, const struct jval *scan,
+		       struct scan_part *sp, const char **roots,
+		       size_t *files)
+{
+	const struct jval *v = array(scan, "roots");
+
+	for (size_t i = 0; v && i < v->n && i < 1000; i++) {
 		const char *path = json_get_str(&v->items[i], "path");
 		if (!path)
 			continue;
-		size_t files = claim(r, &v->items[i], "files");
-		r->ops->root(r->ctx, path, files);
+		files[sp->nroots] = claim(r, &v->items[i], "files");
+		roots[sp->nroots++] = path;
 	}
+	sp->roots = roots;
+	sp->root_files = files;
 }
 
-/* The problems listed; returns how many. */
-static size_t read_problems(struct snapshot_reader *r,
-			    const struct jval *scan)
+/* The problems (at most 1000) and skipped files (MODEL_LISTED) listed. */
+static void read_lists(const struct jval *scan, struct scan_part *sp,
+		       struct problem *pr, struct skipped *sk)
 {
-	const struct jval *v = json_get(scan, "problems");
-	size_t n = 0;
+	const struct jval *v = array(scan, "problems");
 
-	if (!v || v->type != J_ARRAY)
-		return 0;
-	for (size_t i = 0; i < v->n && i < 1000; i++) {
+	for (size_t i = 0; v && i < v->n && i < 1000; i++) {
 		const char *path = json_get_str(&v->items[i], "path");
 		const char *e = json_get_str(&v->items[i], "error");
-		if (!path || !e)
-			continue;
-		r->ops->problem(r->ctx, path, e);
-		n++;
+		if (path && e)
+			pr[sp->nproblems++] = (struct problem){
+				(char *)path, (char *)e
+			};
 	}
-	return n;
-}
-
-static size_t read_skipped(struct snapshot_reader *r,
-			   const struct jval *scan)
-{
-	const struct jval *v = json_get(scan, "skipped");
-	size_t n = 0;
-
-	if (!v || v->type != J_ARRAY)
-		return 0;
-	for (size_t i = 0; i < v->n && i < MODEL_LISTED; i++) {
+	sp->problems = pr;
+	v = array(scan, "skipped");
+	for (size_t i = 0; v && i < v->n && i < MODEL_LISTED; i++) {
 		const char *path = json_get_str(&v->items[i], "path");
-		if (!path)
-			continue;
-		r->ops->skipped(r->ctx, path);
-		n++;
+		if (path)
+			sk[sp->nskipped_listed++] = (struct skipped){
+				(char *)path,
+				"skipped there (its own report says why)"
+			};
 	}
-	return n;
+	sp->skipped = sk;
 }
 
-/* What the host read: its counts, roots, problems and skipped files. */
+static size_t items(const struct jval *scan, const char *key)
+{
+	const struct jval *v = array(scan, key);
+
+	return v ? v->n + 1 : 1;
+}
+
+/* What the host read: its counts (each claim checked), roots, problems
+ * and skipped files. */
 static void read_scan(struct snapshot_reader *r, const struct jval *scan)
 {
-	struct snapshot_counts c;
+	struct scan_part sp = { .stats = { 0 } };
+	const char **roots = xcalloc(items(scan, "roots"), sizeof *roots);
+	size_t *files = xcalloc(items(scan, "roots"), sizeof *files);
+	struct problem *pr = xcalloc(items(scan, "problems"), sizeof *pr);
+	struct skipped *sk = xcalloc(items(scan, "skipped"), sizeof *sk);
 
-	c.files = claim(r, scan, "files");
-	c.lines = claim(r, scan, "lines");
-	c.bytes = claim(r, scan, "bytes");
-	c.truncated_lines = claim(r, scan, "truncated_lines");
-	c.filtered = claim(r, scan, "filtered");
-	r->ops->counts(r->ctx, &c);
-	read_roots(r, scan);
-	size_t nproblems = read_problems(r, scan);
-	size_t problems = claim(r, scan, "problems_total");
-	size_t listed = read_skipped(r, scan);
-	size_t skipped = claim(r, scan, "skipped_total");
-	r->ops->unlisted(r->ctx, problems > nproblems ? problems - nproblems
-						      : 0,
-			 skipped > listed ? skipped - listed : 0);
+	sp.stats.files = claim(r, scan, "files");
+	sp.stats.lines = claim(r, scan, "lines");
+	sp.stats.bytes = claim(r, scan, "bytes");
+	sp.stats.truncated_lines = claim(r, scan, "truncated_lines");
+	sp.filtered = claim(r, scan, "filtered");
+	read_roots(r, scan, &sp, roots, files);
+	read_lists(scan, &sp, pr, sk);
+	sp.problems_total = claim(r, scan, "problems_total");
+	sp.nskipped = claim(r, scan, "skipped_total");
+	r->ops->scan(r->ctx, &sp);
+	free(roots);
+	free(files);
+	free(pr);
+	free(sk);
 }
 
 /* One value of the snapshot, as it arrives.  The writer puts schema and

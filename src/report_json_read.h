@@ -12,29 +12,22 @@
 
 #include "json_reader.h"
 #include "jsonparse.h"
+#include "model.h"
 #include "strbuf.h"
 
-/* The counts of the snapshot's scan. */
-struct snapshot_counts {
-	size_t files, lines, bytes, truncated_lines, filtered;
-};
-
-/* What the caller does with what is read.  Each is called in the order
- * the snapshot holds it; the strings are the snapshot's (valid UTF-8,
- * not sanitised), good for the call only. */
+/* What the caller does with what is read, in the order the snapshot
+ * holds it. */
 struct snapshot_read_ops {
 	/* An object of "incidents" (incident_json_read reads it).  A bad
 	 * one is the caller's to count: the reading goes on. */
 	void (*incident)(void *ctx, const struct jval *o);
 	/* A count claimed out of bounds, by its key (taken as 0). */
 	void (*bad_claim)(void *ctx, const char *key);
-	void (*counts)(void *ctx, const struct snapshot_counts *c);
-	void (*root)(void *ctx, const char *path, size_t files);
-	void (*problem)(void *ctx, const char *path, const char *error);
-	void (*skipped)(void *ctx, const char *path);
-	/* How many more problems and skipped files the snapshot counted
-	 * than it listed. */
-	void (*unlisted)(void *ctx, size_t problems, size_t skipped);
+	/* What the scan says was read, as the model merges it (paths as
+	 * the host names them; at most 1000 roots and problems and
+	 * MODEL_LISTED skipped files are listed).  Its strings are the
+	 * snapshot's (valid UTF-8, not sanitised), good for the call. */
+	void (*scan)(void *ctx, const struct scan_part *sp);
 };
 
 struct snapshot_reader {

@@ -44,36 +44,25 @@ static void on_bad_claim(void *ctx, const char *key)
 	sb_addf(&((struct calls *)ctx)->log, "bad(%s) ", key);
 }
 
-static void on_counts(void *ctx, const struct snapshot_counts *n)
+static void on_scan(void *ctx, const struct scan_part *sp)
 {
-	sb_addf(&((struct calls *)ctx)->log, "counts(%zu %zu %zu %zu %zu) ",
-		n->files, n->lines, n->bytes, n->truncated_lines, n->filtered);
-}
+	struct strbuf *log = &((struct calls *)ctx)->log;
 
-static void on_root(void *ctx, const char *path, size_t files)
-{
-	sb_addf(&((struct calls *)ctx)->log, "root(%s %zu) ", path, files);
-}
-
-static void on_problem(void *ctx, const char *path, const char *error)
-{
-	sb_addf(&((struct calls *)ctx)->log, "problem(%s %s) ", path, error);
-}
-
-static void on_skipped(void *ctx, const char *path)
-{
-	sb_addf(&((struct calls *)ctx)->log, "skipped(%s) ", path);
-}
-
-static void on_unlisted(void *ctx, size_t problems, size_t skipped)
-{
-	sb_addf(&((struct calls *)ctx)->log, "unlisted(%zu %zu) ", problems,
-		skipped);
+	sb_addf(log, "scan(%zu %zu %llu %zu %zu", sp->stats.files,
+		sp->stats.lines, sp->stats.bytes, sp->stats.truncated_lines,
+		sp->filtered);
+	for (size_t i = 0; i < sp->nroots; i++)
+		sb_addf(log, " root:%s=%zu", sp->roots[i], sp->root_files[i]);
+	for (size_t i = 0; i < sp->nproblems; i++)
+		sb_addf(log, " problem:%s=%s", sp->problems[i].path,
+			sp->problems[i].error);
+	for (size_t i = 0; i < sp->nskipped_listed; i++)
+		sb_addf(log, " skipped:%s", sp->skipped[i].path);
+	sb_addf(log, " %zu %zu) ", sp->problems_total, sp->nskipped);
 }
 
 static const struct snapshot_read_ops ops = {
-	on_incident, on_bad_claim, on_counts, on_root, on_problem,
-	on_skipped, on_unlisted,
+	on_incident, on_bad_claim, on_scan,
 };
 
 /* Reads text fed step bytes at a time: the calls, then "ok" or "refused:
@@ -146,8 +135,8 @@ static void test_round_trip(void **state)
 {
 	const char *want =
 		"incident(h1 42 python3 EE1023 stream /r/plog-42.log:12 "
-		"streams=2048) counts(3 10 100 0 0) root(/r 3) "
-		"problem(/r/x boom) skipped(/r/bin) unlisted(0 0) ok";
+		"streams=2048) scan(3 10 100 0 0 root:/r=3 problem:/r/x=boom "
+		"skipped:/r/bin 1 1) ok";
 	size_t len;
 	char *doc = write_snapshot(&len);
 
@@ -186,7 +175,7 @@ static void test_refusals(void **state)
 		  "\"incidents\": [{\"pid\": 1}], \"scan\": {\"files\": -1, "
 		  "\"skipped_total\": 5, \"problems_total\": 1e300}}",
 		  "refused(incident \"tid\": missing) bad(files) "
-		  "counts(0 0 0 0 0) bad(problems_total) unlisted(0 5) ok" },
+		  "bad(problems_total) scan(0 0 0 0 0 0 5) ok" },
 	};
 
 	(void)state;
