@@ -489,7 +489,8 @@ int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 	hosts_part(&sb, m, o);
 	if (m->n) {
 		process_table(&sb, m, o);
-		for (size_t i = 0; i < o->sections->n; i++)
+		/* No sections given (the fuzzers' one-shot): none shown. */
+		for (size_t i = 0; o->sections && i < o->sections->n; i++)
 			section(&sb, &o->sections->v[i], o);
 	}
 	/* A byte >= 0x80 may be a C1 control on a terminal whose charset is
