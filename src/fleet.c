@@ -10,7 +10,8 @@
 #include "i18n.h"
 #include "fleet_int.h"
 #include "jsonparse.h"
-#include "remote_incident.h"
+#include "incident_json.h"
+#include "stream.h"
 #include "report.h"
 #include "sanitize.h"
 #include "wire_limits.h"
@@ -370,53 +371,25 @@ void fleet_start(struct fleet *fl, unsigned long long now_ms)
 
 /* ---- lines of a stream ---- */
 
-int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
-			const struct jval *o, struct strbuf *err)
+/* The first line: the stream's header (stream.h). */
+static int take_header(struct fleet *fl, struct fleet_host *fh,
+		       const struct jval *v, struct strbuf *why)
 {
-	struct incident *inc = remote_incident(fl->m, o, fh->mh->name, err);
+	int resumes;
 
-	if (!inc)
+	if (stream_header_read(v, &resumes, why) < 0)
 		return -1;
-	const char *file = inc->file;
-	model_add(fl->m, inc);
-	model_release_path(fl->m, file);
-	fl->gen++;
-	if (fl->o.on_incident)
-		fl->o.on_incident(fl->o.ctx, inc);
-	return 0;
-}
-
-/* The first line: {"schema": "plogtop.stream", "schema_version": 2}. */
-static int hello(struct fleet *fl, struct fleet_host *fh,
-		 const struct jval *v, struct strbuf *why)
-{
-	const struct jval *ver = json_get(v, "schema_version");
-	const char *schema = json_get_str(v, "schema");
-
-	if (!schema || strcmp(schema, "plogtop.stream") != 0 || !ver ||
-	    !ver->is_int) {
-		sb_adds(why, "protocol error: no stream header (is "
-			"--remote-command a plogtop?)");
-		return -1;
-	}
-	if (ver->integer != REPORT_SCHEMA_VERSION) {
-		sb_addf(why, "plogtop there writes stream version %lld, this "
-			"one reads %d: install the same version there",
-			ver->integer, REPORT_SCHEMA_VERSION);
-		return -1;
-	}
-	const struct jval *res = json_get(v, "resume");
 	fh->hello = 1;
 	/* The backoff starts over only once the host stayed up
 	 * (schedule_retry): a host that fails after its hello is not
 	 * retried every second. */
-	if (fh->resume && !(res && res->type == J_BOOL && res->boolean)) {
+	if (fh->resume && !resumes) {
 		/* A host that resumed no longer does (another version):
 		 * its whole history comes again, and only what came since
 		 * its last cursor is remembered. */
 		sb_reset(&fh->cursor);
 	}
-	fh->resume = res && res->type == J_BOOL && res->boolean;
+	fh->resume = resumes;
 	model_host_set(fl->m, fh->mh, HOST_UP, NULL);
 	fl->gen++;
 	fleet_say(fl, fh, "up");
@@ -474,7 +447,7 @@ static int on_line(void *ctx, const char *line, size_t len)
 		return 1;
 	}
 	if (!fh->hello) {
-		rc = hello(lc->fl, fh, &v, &lc->why);
+		rc = take_header(lc->fl, fh, &v, &lc->why);
 		if (!rc)
 			fh->up_ms = lc->now;
 	} else if (fleet_is_cursor(&v)) {
@@ -540,11 +513,13 @@ static void closing(struct fleet *fl, struct fleet_host *fh,
 	remote_stop(&fh->r, 0);
 	fh->running = 0;
 	fh->closing = 0;
+	struct strbuf why = STRBUF_INIT;
 	if (fl->o.once) {
-		fleet_once_finished(fl, fh, now);
+		if (fleet_once_finished(fl, fh, &why) < 0)
+			fleet_host_down(fl, fh, why.buf, now);
+		sb_free(&why);
 		return;
 	}
-	struct strbuf why = STRBUF_INIT;
 	remote_reason(&fh->r, &why);
 	fleet_resume_refused(fl, fh);
 	fleet_host_down(fl, fh, why.buf, now);

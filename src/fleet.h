@@ -35,8 +35,6 @@ struct fleet_opts {
 	const char *since_arg;	/* passed on */
 	int once;
 	unsigned timeout_ms;	/* --once: each host's report within it */
-	/* Called after each incident reaches the model. */
-	void (*on_incident)(void *ctx, const struct incident *inc);
 	/* Where a host's changes go ("HOST: down: why"); NULL: stderr at
 	 * once (src/msglog.h). */
 	struct msglog *log;
@@ -82,10 +80,6 @@ void fleet_save_state(const struct fleet *fl, struct strbuf *out);
 void fleet_restore_state(struct fleet *fl, const char *text, size_t len);
 /* --once: every host has its report, or failed. */
 int fleet_done(const struct fleet *fl);
-/* --once: runs every host to its end (or the timeout); returns the
- * number of hosts that failed: down, or done with trouble (a PATH named
- * there that gave nothing, incidents or claims refused). */
-size_t fleet_run_once(struct fleet *fl);
 /* A counter that changes whenever an incident or a state arrived. */
 unsigned long long fleet_generation(const struct fleet *fl);
 /* Stops every child. */

@@ -73,19 +73,21 @@ struct fleet {
 void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 		     const char *why, unsigned long long now);
 void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what);
-/* Adds one incident object of host fh; -1 with why in err. */
-int fleet_take_incident(struct fleet *fl, struct fleet_host *fh,
-			const struct jval *o, struct strbuf *err);
+/* fleet_incident.c: one incident object of the named host into m (the
+ * one way in, model_add); -1 with why in err. */
+int fleet_add_incident(struct model *m, const char *host,
+		       const struct jval *o, struct strbuf *err);
 /* fleet_once.c: a --once report of the host, read as it arrives:
  * begun at each connection, fed a line at a time (-1: the report is
  * refused, then fleet_once_broken says why), finished when the child
- * ended. */
+ * ended (-1: the report is not whole, why says why: the host is down).
+ * It calls nothing of fleet.c. */
 void fleet_once_begin(struct fleet *fl, struct fleet_host *fh);
 int fleet_once_line(struct fleet_host *fh, const char *line, size_t len);
 void fleet_once_broken(struct fleet *fl, struct fleet_host *fh,
 		       struct strbuf *why);
-void fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
-			 unsigned long long now);
+int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
+			struct strbuf *why);
 void fleet_once_free(struct fleet_host *fh);
 
 /* fleet_resume.c */

@@ -43,15 +43,8 @@ static void emit(void *ctx, struct incident *inc)
 		incident_free(inc);
 		return;
 	}
-	/* Captured output has no log time: read live, it happened about
-	 * now, and counts in the 1-minute window (history keeps none). */
-	if (inc->first == LOGTIME_UNKNOWN && (!fw->o.once || fw->m->live) &&
-	    !follower_reading_history(fw))
-		inc->first = inc->last = logtime_now();
-	model_add(fw->m, inc);
-	fw->generation++;
-	if (fw->o.on_incident)
-		fw->o.on_incident(fw->o.ctx, inc);
+	model_add(fw->m, inc, follower_reading_history(fw) ? READ_BEFORE
+							  : READ_AS_WRITTEN);
 }
 
 /* The classifier's question: whether a chain whose last line came from

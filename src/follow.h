@@ -29,13 +29,11 @@ struct follow_opts {
 	int skip_history;	/* --since=now: start at the end of files */
 	unsigned poll_ms;	/* > 0: poll everywhere, this often */
 	size_t max_watches;	/* 0: as many as the kernel gives */
-	/* Called after each incident reaches the model. */
-	void (*on_incident)(void *ctx, const struct incident *inc);
 	/* Where status messages ("PATH: what happened") go; NULL: stderr
 	 * at once (src/msglog.h). */
 	struct msglog *log;
 	/* A reader that splits the work between threads: incidents go to
-	 * take (which owns them) instead of the model, and on_stream_end is
+	 * take (which owns them) instead of the model (model_add), and on_stream_end is
 	 * called when a stream of the history has ended, its chains closed. */
 	void (*take)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);

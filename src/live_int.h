@@ -13,6 +13,7 @@
 #include "model.h"
 #include "msglog.h"
 #include "options.h"
+#include "prom.h"
 #include "state_positions.h"
 #include "strbuf.h"
 #include "theme.h"
@@ -22,6 +23,7 @@ struct live {
 	const struct options *o;
 	const struct catalog *cat;
 	struct model m;
+	struct prom_counts prom;	/* the prom file's, a view of m */
 	struct follower *fw;
 	struct fleet *fleet;	/* hosts read over ssh, or NULL */
 	char host[256];

@@ -19,6 +19,7 @@
 #include "live_int.h"
 #include "sanitize.h"
 #include "state.h"
+#include "stream.h"
 
 #define CURSOR_EVERY_MS 1000
 /* A cursor line is at most REMOTE_LINE_MAX (1 MiB) with its wrapper. */
@@ -41,12 +42,14 @@ int live_state_start(struct live *lv)
 		return 0;
 	/* A state set aside is said; a service goes on counting afresh. */
 	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
-			  &lv->resume, &set_aside, &lv->state_lock, say, lv);
+			  &lv->prom, &lv->resume, &set_aside, &lv->state_lock,
+			  say, lv);
 }
 
 static unsigned long long generation(const struct live *lv)
 {
-	return follower_generation(lv->fw) + fleet_generation(lv->fleet);
+	return follower_generation(lv->fw) + fleet_generation(lv->fleet) +
+	       lv->m.generation;
 }
 
 void live_state_write(struct live *lv, unsigned long long now, int force)
@@ -67,8 +70,8 @@ void live_state_write(struct live *lv, unsigned long long now, int force)
 		sb_adds(&hosts, "\"hosts\": ");
 		fleet_save_state(lv->fleet, &hosts);
 	}
-	int rc = state_save(lv->o->state_file, &lv->m, pos, n, &lv->resume,
-			    hosts.buf, &err);
+	int rc = state_save(lv->o->state_file, &lv->m, &lv->prom, pos, n,
+			    &lv->resume, hosts.buf, &err);
 	sb_free(&hosts);
 	free(pos);
 	/* Told once per change, like the prom file's outcome. */
@@ -97,7 +100,8 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	if (!lv->o->hello || lv->stop ||
 	    (!force && follower_reading_history(lv->fw)))
 		return;
-	unsigned long long gen = follower_generation(lv->fw);
+	unsigned long long gen = follower_generation(lv->fw) +
+				 lv->m.generation;
 	if (!force && (gen == lv->cursor_gen ||
 		       now < lv->cursor_at + CURSOR_EVERY_MS))
 		return;
@@ -109,23 +113,16 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	free(pos);
 	lv->cursor_gen = gen;
 	lv->cursor_at = now;
-	struct strbuf line = STRBUF_INIT;
-	sb_adds(&line, "{\"type\": \"cursor\", \"cursor\": ");
-	sb_add(&line, cur.buf, cur.len);
 	/* Files left out are read again whole after a resume: the reader
-	 * then keeps every identity of the host to drop their overlap. */
-	if (left_out)
-		sb_adds(&line, ", \"partial\": true");
-	/* Nothing of the history is held back any more (no chain open, no
-	 * line half written): a fleet's first prom file waits for this, so
-	 * that it holds the host's history. */
-	if (!follower_reading_history(lv->fw) && follower_settled(lv->fw))
-		sb_adds(&line, ", \"settled\": true");
-	sb_adds(&line, "}\n");
-	if (fwrite(line.buf, 1, line.len, stdout) != line.len ||
-	    fflush(stdout) != 0)
+	 * then keeps every identity of the host to drop their overlap.
+	 * Settled: nothing of the history is held back any more (no chain
+	 * open, no line half written): a fleet's first prom file waits for
+	 * this, so that it holds the host's history. */
+	int settled = !follower_reading_history(lv->fw) &&
+		      follower_settled(lv->fw);
+	if (stream_cursor(stdout, cur.buf, cur.len, left_out != 0,
+			  settled) < 0)
 		lv->stop = 1;
-	sb_free(&line);
 	sb_free(&cur);
 }
 
@@ -139,7 +136,8 @@ int live_state_timeout(const struct live *lv, unsigned long long now)
 		unsigned long long due = lv->state_at + lv->state_every;
 		t = due <= now ? 0 : (int)(due - now);
 	}
-	if (lv->o->hello && follower_generation(lv->fw) != lv->cursor_gen &&
+	if (lv->o->hello &&
+	    follower_generation(lv->fw) + lv->m.generation != lv->cursor_gen &&
 	    !follower_reading_history(lv->fw)) {
 		unsigned long long due = lv->cursor_at + CURSOR_EVERY_MS;
 		int c = due <= now ? 0 : (int)(due - now);

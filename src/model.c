@@ -1,41 +1,17 @@
 #include "config.h"
 
-#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
 #include "model_int.h"
-#include "strbuf.h"
+#include "monoclock.h"
 #include "xalloc.h"
-
-/* A path is freed this long after its last reference went: a chain the
- * classifier is still assembling may point at it without one, and closes
- * within seconds. */
-#define PATH_GRACE_MS 60000
-
-struct path {
-	struct hnode node;
-	size_t refs;
-	int on_reap;
-	unsigned long long zero_ms;	/* when refs went to 0 */
-	struct path *reap_next;
-	char s[];
-};
-
-static unsigned long long monotonic_clock(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (unsigned long long)ts.tv_sec * 1000 +
-	       (unsigned long long)ts.tv_nsec / 1000000;
-}
 
 void model_init(struct model *m)
 {
 	memset(m, 0, sizeof *m);
-	m->clock_ms = monotonic_clock;
+	m->clock_ms = monotonic_ms;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
 	/* To the millisecond: the prom file's %.3f gives it back exactly,
@@ -51,217 +27,53 @@ void model_set_live(struct model *m, size_t keep)
 	m->keep = keep;
 }
 
-/* ---- paths ---- */
-
-static int path_eq(const struct hnode *n, const void *key)
+/* The incident lent back by the last model_add: its caller is done. */
+static void take_back_lent(struct model *m)
 {
-	return strcmp(((const struct path *)n)->s, key) == 0;
+	if (m->lent)
+		model_unref(m, m->lent);
+	m->lent = NULL;
 }
 
-static struct path *find_path(const struct model *m, const char *s)
+/* ---- views ---- */
+
+void model_watch(struct model *m, model_view_fn *on_incident, void *ctx)
 {
-	return (struct path *)htab_find(&m->path_index, htab_hash_str(s, 0),
-					path_eq, s);
+	if (m->nviews < MODEL_VIEWS)
+		m->views[m->nviews++] = (struct model_view){ on_incident, ctx };
 }
 
-const char *model_intern(struct model *m, const char *path)
+void model_unwatch(struct model *m, void *ctx)
 {
-	struct path *p = find_path(m, path);
+	size_t k = 0;
 
-	if (!p) {
-		size_t len = strlen(path);
-		p = xcalloc(1, sizeof *p + len + 1);
-		memcpy(p->s, path, len + 1);
-		p->node.hash = htab_hash_str(path, 0);
-		htab_insert(&m->path_index, &p->node);
-	}
-	p->refs++;
-	return p->s;
+	for (size_t i = 0; i < m->nviews; i++)
+		if (m->views[i].ctx != ctx)
+			m->views[k++] = m->views[i];
+	m->nviews = k;
 }
 
-/* Only a pointer the model gave out counts (tests may pass others). */
-static struct path *own_path(const struct model *m, const char *s)
+static void tell_views(struct model *m, const struct incident *inc)
 {
-	struct path *p = s ? find_path(m, s) : NULL;
-
-	return p && p->s == s ? p : NULL;
-}
-
-static void path_ref_n(struct model *m, const char *s, size_t k)
-{
-	struct path *p = own_path(m, s);
-
-	if (p)
-		p->refs += k;
-}
-
-static void path_ref(struct model *m, const char *s)
-{
-	path_ref_n(m, s, 1);
-}
-
-static void path_unref_n(struct model *m, const char *s, size_t k)
-{
-	struct path *p = own_path(m, s);
-
-	if (!p || !p->refs)
-		return;
-	p->refs -= k < p->refs ? k : p->refs;
-	if (p->refs)
-		return;
-	p->zero_ms = m->clock_ms();
-	if (!p->on_reap) {
-		p->on_reap = 1;
-		p->reap_next = m->reap;
-		m->reap = p;
-	}
-}
-
-static void path_unref(struct model *m, const char *s)
-{
-	path_unref_n(m, s, 1);
-}
-
-void model_release_path(struct model *m, const char *path)
-{
-	path_unref(m, path);
-}
-
-static void reap_paths(struct model *m, unsigned long long now)
-{
-	struct path **pp = &m->reap;
-
-	while (*pp) {
-		struct path *p = *pp;
-		if (!p->refs && now < p->zero_ms + PATH_GRACE_MS) {
-			pp = &p->reap_next;
-			continue;
-		}
-		*pp = p->reap_next;
-		p->on_reap = 0;
-		if (!p->refs) {
-			htab_remove(&m->path_index, &p->node);
-			free(p);
-		}
-	}
-}
-
-size_t model_paths(const struct model *m)
-{
-	return m->path_index.n;
-}
-
-/* ---- incidents' owners ---- */
-
-/* The raw lines of an incident are mostly of one file: a path is looked
- * up once for each run of lines that share it. */
-static size_t same_file_run(const struct incident *inc, size_t i)
-{
-	size_t j = i + 1;
-
-	while (j < inc->nraw && inc->raw[j].file == inc->raw[i].file)
-		j++;
-	return j - i;
-}
-
-static void hold_paths(struct model *m, struct incident *inc)
-{
-	inc->held_paths = 1;
-	path_ref(m, inc->file);
-	for (size_t i = 0, k; i < inc->nraw; i += k) {
-		k = same_file_run(inc, i);
-		path_ref_n(m, inc->raw[i].file, k);
-	}
-}
-
-static void drop_raw(struct model *m, struct incident *inc)
-{
-	if (inc->held_paths)
-		for (size_t i = 0, k; i < inc->nraw; i += k) {
-			k = same_file_run(inc, i);
-			path_unref_n(m, inc->raw[i].file, k);
-		}
-	incident_drop_raw(inc);
-}
-
-void model_release_raw(struct model *m, struct incident *inc)
-{
-	if (--inc->raw_refs == 0)
-		drop_raw(m, inc);
-}
-
-void model_unref(struct model *m, struct incident *inc)
-{
-	if (--inc->refs > 0)
-		return;
-	drop_raw(m, inc);
-	if (inc->held_paths)
-		path_unref(m, inc->file);
-	incident_free(inc);
-}
-
-/* The incident given to the last model_add, shown by its caller since. */
-static void settle(struct model *m)
-{
-	if (m->limbo)
-		model_unref(m, m->limbo);
-	m->limbo = NULL;
+	for (size_t i = 0; i < m->nviews; i++)
+		m->views[i].on_incident(m->views[i].ctx, inc);
 }
 
 /* ---- freeing ---- */
 
-void model_free_process(struct model *m, struct process *p)
-{
-	live_forget(m, p);
-	if (p->host)
-		p->host->nprocs--;
-	free(p->name);
-	free(p->classes);
-	free(p->minutes);
-	free(p);
-}
-
-static void free_paths(struct model *m)
-{
-	for (size_t i = 0; i < m->path_index.nb; i++) {
-		struct hnode *n = m->path_index.b[i];
-		while (n) {
-			struct hnode *next = n->next;
-			free(n);
-			n = next;
-		}
-	}
-	htab_free(&m->path_index);
-}
-
 void model_free(struct model *m)
 {
-	settle(m);
+	take_back_lent(m);
 	for (size_t i = 0; i < m->nprocs; i++)
 		model_free_process(m, m->procs[i]);
 	free(m->procs);
 	htab_free(&m->proc_index);
-	for (size_t i = 0; i < m->nnames; i++) {
-		free(m->names[i]->name);
-		free(m->names[i]->classes);
-		free(m->names[i]);
-	}
-	free(m->names);
-	htab_free(&m->name_index);
-	for (size_t i = 0; i < m->nsections; i++) {
-		if (m->sections[i].example) {
-			model_release_raw(m, m->sections[i].example);
-			model_unref(m, m->sections[i].example);
-		}
-		free(m->sections[i].procs);
-	}
-	free(m->sections);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		free(m->problems[i].path);
 		free(m->problems[i].error);
 	}
 	free(m->problems);
-	free_paths(m);
+	model_free_paths(m);
 	for (size_t i = 0; i < m->nroots; i++)
 		free(m->roots[i]);
 	free(m->roots);
@@ -275,81 +87,12 @@ void model_free(struct model *m)
 	memset(m, 0, sizeof *m);
 }
 
-/* ---- what was read ---- */
-
-void model_add_root(struct model *m, const char *root)
-{
-	m->roots = xrealloc(m->roots, (m->nroots + 1) * sizeof *m->roots);
-	m->root_files = xrealloc(m->root_files,
-				 (m->nroots + 1) * sizeof *m->root_files);
-	m->root_files[m->nroots] = 0;
-	m->roots[m->nroots++] = xstrdup(root);
-}
-
-void model_skip(struct model *m, const char *path, const char *why)
-{
-	m->nskipped++;
-	if (m->nskipped_listed == MODEL_LISTED)
-		return;
-	m->skipped = xrealloc(m->skipped,
-			      (m->nskipped_listed + 1) * sizeof *m->skipped);
-	m->skipped[m->nskipped_listed++] = (struct skipped){
-		xstrdup(path), why
-	};
-}
-
-size_t model_roots_unread(const struct model *m)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < m->nroots; i++)
-		n += m->root_files[i] == 0;
-	return n;
-}
-
-void model_problem(struct model *m, const char *path, const char *fmt, ...)
-{
-	struct strbuf sb = STRBUF_INIT;
-	va_list ap;
-
-	/* Counted, and listed up to MODEL_LISTED: a tree that keeps
-	 * failing (a directory chmod 000 and back, for weeks) must not
-	 * grow the model. */
-	m->problems_total++;
-	if (m->nproblems == MODEL_LISTED)
-		return;
-	va_start(ap, fmt);
-	sb_vaddf(&sb, fmt, ap);
-	va_end(ap);
-	m->problems = xrealloc(m->problems,
-			       (m->nproblems + 1) * sizeof *m->problems);
-	m->problems[m->nproblems++] = (struct problem){
-		xstrdup(path), sb_detach(&sb)
-	};
-}
-
 /* ---- counting ---- */
 
 static int same_class(const struct class_key *a, const struct incident *inc)
 {
 	return a->code == inc->code && a->resource == inc->resource &&
 	       a->cause == inc->cause;
-}
-
-/* The report order of incidents: by time, then place. */
-int model_incident_cmp(const struct incident *a, const struct incident *b)
-{
-	/* Incidents with no time (screen output often has none) go last. */
-	if ((a->first == LOGTIME_UNKNOWN) != (b->first == LOGTIME_UNKNOWN))
-		return a->first == LOGTIME_UNKNOWN ? 1 : -1;
-	if (a->first != b->first)
-		return a->first < b->first ? -1 : 1;
-	int c = strcmp(a->file, b->file);
-	if (c)
-		return c;
-	if (a->line != b->line)
-		return a->line < b->line ? -1 : 1;
-	return 0;
 }
 
 /* Counts inc in a short list of classes; returns whether the class is
@@ -368,51 +111,6 @@ static int count_class(struct class_count **v, size_t *n,
 		{ inc->code, inc->resource, inc->cause }, 1, seq
 	};
 	return 1;
-}
-
-static int name_eq(const struct hnode *n, const void *key)
-{
-	return strcmp(((const struct name_count *)n)->name, key) == 0;
-}
-
-/* Names beyond MODEL_MAX_NAMES add up under MODEL_OTHER_NAME: a name
- * per pid would otherwise make the prom file grow for ever. */
-static struct name_count *find_name(struct model *m, const char *name)
-{
-	size_t h = htab_hash_str(name, 1);
-	struct name_count *nc = (struct name_count *)
-		htab_find(&m->name_index, h, name_eq, name);
-
-	if (nc)
-		return nc;
-	if (m->nnames >= MODEL_MAX_NAMES &&
-	    strcmp(name, MODEL_OTHER_NAME) != 0)
-		return find_name(m, MODEL_OTHER_NAME);
-	nc = xcalloc(1, sizeof *nc);
-	nc->name = xstrdup(name);
-	nc->node.hash = h;
-	htab_insert(&m->name_index, &nc->node);
-	m->names = xrealloc(m->names, (m->nnames + 1) * sizeof *m->names);
-	m->names[m->nnames++] = nc;
-	return nc;
-}
-
-void model_count_name(struct model *m, const char *name,
-		      const struct class_key *k, size_t n)
-{
-	struct name_count *nc = find_name(m, name);
-
-	for (size_t i = 0; i < nc->nclasses; i++) {
-		struct class_key *c = &nc->classes[i].k;
-		if (c->code == k->code && c->resource == k->resource &&
-		    c->cause == k->cause) {
-			nc->classes[i].n += n;
-			return;
-		}
-	}
-	nc->classes = xrealloc(nc->classes,
-			       (nc->nclasses + 1) * sizeof *nc->classes);
-	nc->classes[nc->nclasses++] = (struct class_count){ *k, n, 0 };
 }
 
 /* A process is a host, a pid and a name: the same pid on two hosts is
@@ -445,7 +143,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	if (p)
 		return p;
 	if (m->live)
-		live_make_room(m);
+		model_make_room(m);
 	p = xcalloc(1, sizeof *p);
 	p->id = m->next_id++;
 	p->host = host;
@@ -482,34 +180,6 @@ static void count_in_process(struct model *m, struct process *p,
 		m->pairs++;
 }
 
-/* Only one incident per class keeps its raw lines (the example a report
- * shows), so memory grows with classes, not with the lines they wrote. */
-static void count_in_section(struct model *m, struct incident *inc)
-{
-	struct section *s = NULL;
-
-	for (size_t i = 0; i < m->nsections && !s; i++)
-		if (same_class(&m->sections[i].k, inc))
-			s = &m->sections[i];
-	if (!s) {
-		m->sections = xrealloc(m->sections,
-				       (m->nsections + 1) * sizeof *m->sections);
-		s = &m->sections[m->nsections++];
-		memset(s, 0, sizeof *s);
-		s->k = (struct class_key){ inc->code, inc->resource, inc->cause };
-	}
-	s->n++;
-	if (!s->example || model_incident_cmp(inc, s->example) < 0) {
-		if (s->example) {
-			model_release_raw(m, s->example);
-			model_unref(m, s->example);
-		}
-		s->example = inc;
-		inc->raw_refs++;
-		inc->refs++;
-	}
-}
-
 logtime_t model_counted_time(logtime_t t, logtime_t now)
 {
 	if (t == LOGTIME_UNKNOWN || now == LOGTIME_UNKNOWN)
@@ -523,17 +193,10 @@ int model_since_keeps(logtime_t since, const struct incident *inc)
 	       (inc->first != LOGTIME_UNKNOWN && inc->first >= since);
 }
 
-void model_add(struct model *m, struct incident *inc)
+/* Counts a kept incident in its host and its process. */
+static void count(struct model *m, struct incident *inc)
 {
-	settle(m);
-	/* Kept until the next call, so that the caller may show it. */
-	inc->refs++;
-	m->limbo = inc;
-	if (!model_since_keeps(m->since, inc)) {
-		m->filtered++;
-		return;
-	}
-	hold_paths(m, inc);
+	model_hold_paths(m, inc);
 	m->n++;
 	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
 		m->by_code[inc->code]++;
@@ -550,15 +213,33 @@ void model_add(struct model *m, struct incident *inc)
 	struct process *p = find_process(m, host, inc->pid, inc->name);
 	inc->proc = p;
 	count_in_process(m, p, inc, last_at);
-	struct name_count *nc = find_name(m, inc->name);
-	count_class(&nc->classes, &nc->nclasses, inc, 0);
-	count_in_section(m, inc);
 	if (m->live)
-		live_count(m, p, inc, now);
+		model_track(m, p, inc, now);
+}
+
+int model_add(struct model *m, struct incident *inc, enum read_when when)
+{
+	take_back_lent(m);
+	/* Kept until the next call, so that the caller may still read it. */
+	inc->refs++;
+	m->lent = inc;
+	/* Captured output has no log time: read live, it happened about
+	 * now, and counts in the 1-minute window (history keeps none). */
+	if (inc->first == LOGTIME_UNKNOWN && m->live &&
+	    when == READ_AS_WRITTEN)
+		inc->first = inc->last = logtime_now();
+	m->generation++;
+	if (!model_since_keeps(m->since, inc)) {
+		m->filtered++;
+		return 0;
+	}
+	count(m, inc);
+	tell_views(m, inc);
 	if (!inc->raw_refs)
-		drop_raw(m, inc);
+		model_drop_raw(m, inc);
 	if (m->live)
 		model_maintain(m);
+	return 1;
 }
 
 void model_maintain(struct model *m)
@@ -568,7 +249,7 @@ void model_maintain(struct model *m)
 	if (m->maintained_ms && now < m->maintained_ms + 1000)
 		return;
 	m->maintained_ms = now;
-	reap_paths(m, now);
+	model_reap_paths(m, now);
 	if (!m->live)
 		return;
 	/* Gone and quiet: folded, least recently active first. */
@@ -576,12 +257,12 @@ void model_maintain(struct model *m)
 	while (p && now >= p->seen_ms + m->fold_quiet_ms) {
 		struct process *prev = DLIST_ENTRY(p->lru.prev, struct process,
 						   lru);
-		if (m->limbo && m->limbo->proc == p)
-			;	/* its caller is about to show it */
+		if (m->lent && m->lent->proc == p)
+			;	/* its caller may still read it */
 		else if (model_alive(m, p))
-			live_touch(m, p);	/* asked again in a while */
+			model_touch(m, p);	/* asked again in a while */
 		else
-			live_fold(m, p);
+			model_fold(m, p);
 		p = prev;
 	}
 }

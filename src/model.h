@@ -1,11 +1,15 @@
 /* The model every view renders: counts of incidents per process and
  * class, the processes they came from, and what the scan read.  It knows
- * nothing of how it is shown.
+ * nothing of how it is shown, and keeps nothing for one view alone: a
+ * view that needs more (the text report's sections, the prom file's
+ * counts by host and name) watches the model (model_watch) and keeps it
+ * itself.  Every incident comes in by model_add.
  *
  * Memory grows with what is tracked, never with incidents seen: an
  * incident is counted, then kept only while a view may show it.
- * --once keeps every process (its report is exact) and one example per
- * class.  The live modes (model_set_live) also keep, per process, the
+ * --once keeps every process (its report is exact).  The mode is the
+ * model's live flag, set once (model_set_live): the live modes also
+ * keep, per process, the
  * latest incident (with its raw lines for the MODEL_RAW_PROCS most
  * recent processes) and the last `keep` ones (MODEL_KEPT_MAX in all),
  * per-minute counts for the last hour, and fold processes that are gone
@@ -28,7 +32,6 @@
  * view's): the most recent ones.  Raw lines are most of an incident's
  * size, and a flood of one-off pids would otherwise hold 10,000 sets. */
 #define MODEL_RAW_PROCS 1000
-#define MODEL_MAX_NAMES 10000		/* names counted apart (prom) */
 #define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
 #define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
 /* A log time further ahead of the reading host's clock than this is not
@@ -39,7 +42,6 @@
  * ahead is believed.  A time in the past is believed however old (history
  * is in the past): it counts in the windows it falls in, or in none. */
 #define MODEL_SKEW_USEC (10LL * 60 * 1000000)
-#define MODEL_OTHER_NAME "(other)"
 
 struct class_count {
 	struct class_key k;
@@ -117,14 +119,6 @@ struct process {
 	struct dlink raw;		/* in model.raw */
 };
 
-/* Counts per process name and class, never folded: the prom file's. */
-struct name_count {
-	struct hnode node;
-	char *name;
-	struct class_count *classes;
-	size_t nclasses;
-};
-
 struct problem {
 	char *path;
 	char *error;
@@ -150,15 +144,16 @@ struct scan_stats {
 	double seconds;
 };
 
-/* One section of a report: all incidents of a class. */
-struct section {
-	struct class_key k;
-	size_t n;
-	struct incident *example;	/* keeps its raw lines */
-	/* Set by model_sort: the processes hit, in the order first hit. */
-	struct process **procs;
-	size_t nprocs;
+/* A view of the model (the JSON report's incidents, --follow's lines,
+ * the prom counts, the text report's sections): told of each incident
+ * as it is counted, while model_add runs.  One that keeps it takes a
+ * reference (model_keep). */
+typedef void model_view_fn(void *ctx, const struct incident *inc);
+struct model_view {
+	model_view_fn *on_incident;
+	void *ctx;
 };
+#define MODEL_VIEWS 4
 
 struct model {
 	size_t n;			/* incidents counted */
@@ -168,11 +163,6 @@ struct model {
 	struct htab proc_index;
 	struct dlist lru;	/* processes by last incident, latest first */
 	size_t next_id, pairs;
-	struct name_count **names;
-	size_t nnames;
-	struct htab name_index;
-	struct section *sections;
-	size_t nsections;
 	struct problem *problems;	/* the first MODEL_LISTED */
 	size_t nproblems;		/* listed */
 	size_t problems_total;		/* all of them, listed or not */
@@ -208,7 +198,13 @@ struct model {
 	unsigned long long fold_gen;	/* changes when a process goes */
 	unsigned long long maintained_ms;
 	struct liveness live_pids;
-	struct incident *limbo;	/* the last added, until the next */
+	/* The incident model_add was last given: lent back to its caller,
+	 * who may still read it, until the next model_add (model.h). */
+	struct incident *lent;
+	/* Told of every incident counted (model_watch). */
+	struct model_view views[MODEL_VIEWS];
+	size_t nviews;
+	unsigned long long generation;	/* changes with each one added */
 	/* Hosts of a fleet, in the order they were named. */
 	struct model_host **hosts;
 	size_t nhosts;
@@ -222,6 +218,21 @@ struct model {
 		unsigned long long bytes, lines, match_limit_hits;
 		unsigned long long unfinished_lines;
 	} base;
+};
+
+/* What a reader read, handed back to be merged into the model: a reading
+ * thread's (model_scan_part of its follower's model) or a host's (from
+ * its report).  Pointers into what the reader holds. */
+struct scan_part {
+	struct scan_stats stats;	/* seconds is not merged */
+	size_t filtered;
+	const char *const *roots;	/* a host's; a thread reads m's own */
+	const size_t *root_files;
+	size_t nroots;
+	const struct problem *problems;
+	size_t nproblems, problems_total;
+	const struct skipped *skipped;
+	size_t nskipped_listed, nskipped;
 };
 
 void model_init(struct model *m);
@@ -243,6 +254,13 @@ void model_problem(struct model *m, const char *path, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 
 void model_skip(struct model *m, const char *path, const char *why);
+/* What m read, as a part to merge elsewhere. */
+void model_scan_part(const struct model *m, struct scan_part *out);
+/* The one merge of what a reading thread (host NULL: its roots are m's
+ * own, in order) or a host (its roots, problems and skipped files
+ * become HOST:PATH) read; sums saturate. */
+void model_merge_scan(struct model *m, const struct scan_part *s,
+		      const char *host);
 /* Roots that nothing was read from. */
 size_t model_roots_unread(const struct model *m);
 
@@ -259,10 +277,28 @@ int model_since_keeps(logtime_t since, const struct incident *inc);
  * unless it is more than MODEL_SKEW_USEC ahead of now; then now. */
 logtime_t model_counted_time(logtime_t t, logtime_t now);
 
-/* Takes ownership of the incident.  It stays valid until the next
- * model_add (a caller may show it); inc->proc is NULL when it was not
- * counted (--since left it out). */
-void model_add(struct model *m, struct incident *inc);
+/* How an incident was read: from what was there before (the history,
+ * a --once read, a host's report), or live, as it was written (then one
+ * with no log time of its own, captured output, happened about now). */
+enum read_when { READ_BEFORE, READ_AS_WRITTEN };
+
+/* The one way in, for the local reader, the reading threads and the
+ * hosts alike: stamps an incident read as written with no time of its
+ * own (live modes), counts it, bumps the generation and tells the views.
+ * Returns 1, or 0 when --since left it out (then inc->proc is NULL and
+ * no view is told).  Takes ownership of the incident, and lends it back:
+ * the caller may read it until the next model_add. */
+int model_add(struct model *m, struct incident *inc, enum read_when when);
+
+/* Views: told, in the order they were added, of each incident counted
+ * from now on; at most MODEL_VIEWS.  Unwatched by ctx. */
+void model_watch(struct model *m, model_view_fn *on_incident, void *ctx);
+void model_unwatch(struct model *m, void *ctx);
+/* A view that keeps an incident (with its raw lines, when raw) holds a
+ * reference, given back with model_let_go. */
+struct incident *model_keep(struct model *m, const struct incident *inc,
+			    int raw);
+void model_let_go(struct model *m, struct incident *inc, int raw);
 
 /* Folds gone and quiet processes; model_add does it at most once a
  * second, a live loop may call it when idle. */
@@ -293,17 +329,12 @@ const struct incident *model_next_recent(const struct incident *inc);
 const struct incident *model_last_recent(const struct process *p);
 const struct incident *model_prev_recent(const struct incident *inc);
 
-/* Puts processes and sections in their stable report order: processes by
- * incidents, most first; sections by count, each with the processes it
- * hit. */
+/* Puts processes in their stable report order: by incidents, most
+ * first, each with its classes by count; problems and skipped files by
+ * path. */
 void model_sort(struct model *m);
 
 size_t model_count(const struct model *m, enum code code);
-
-/* Adds n incidents of a class to a name's counters alone (the prom
- * file's), as a state file remembers them. */
-void model_count_name(struct model *m, const char *name,
-		      const struct class_key *k, size_t n);
 
 /* ---- hosts (model_host.c) ---- */
 

@@ -4,20 +4,34 @@
 
 #include "model.h"
 
+/* The model's files call downward only: model.c, then model_live.c,
+ * model_host.c and model_sort.c, then model_refs.c. */
+
+/* model_refs.c: owners of incidents and paths. */
 /* Drops one owner of an incident; the last one frees it. */
 void model_unref(struct model *m, struct incident *inc);
 /* Raw lines are kept while a view may show them. */
 void model_release_raw(struct model *m, struct incident *inc);
-void model_free_process(struct model *m, struct process *p);
+/* The model holds the paths of a counted incident (its file, its raw
+ * lines'), and lets those of its raw lines go with them. */
+void model_hold_paths(struct model *m, struct incident *inc);
+void model_drop_raw(struct model *m, struct incident *inc);
+/* Frees the paths whose last reference went PATH_GRACE_MS ago. */
+void model_reap_paths(struct model *m, unsigned long long now);
+void model_free_paths(struct model *m);
 
-/* model_live.c */
-void live_count(struct model *m, struct process *p, struct incident *inc,
-		logtime_t now);
-void live_touch(struct model *m, struct process *p);
-void live_forget(struct model *m, struct process *p);
+/* model_live.c: the live modes' side. */
+/* One counted incident: its process's latest and recent ones, and the
+ * per-minute counts. */
+void model_track(struct model *m, struct process *p, struct incident *inc,
+		 logtime_t now);
+/* p had an incident now: the most recently active. */
+void model_touch(struct model *m, struct process *p);
 /* Makes room for one more process: folds one when at max_procs. */
-void live_make_room(struct model *m);
-void live_fold(struct model *m, struct process *p);
+void model_make_room(struct model *m);
+/* p goes; its counts stay in the totals. */
+void model_fold(struct model *m, struct process *p);
+void model_free_process(struct model *m, struct process *p);
 
 /* model_host.c: counts inc on its host (added if new), makes inc->host
  * the host's own name, and returns the host.  last_at: inc->last as

@@ -21,7 +21,7 @@
 #define PROC_INC(l) DLIST_ENTRY(l, struct incident, in_proc)
 #define KEPT_INC(l) DLIST_ENTRY(l, struct incident, in_kept)
 
-void live_touch(struct model *m, struct process *p)
+void model_touch(struct model *m, struct process *p)
 {
 	p->seen_ms = m->clock_ms();
 	dlist_remove(&m->lru, &p->lru);
@@ -30,7 +30,7 @@ void live_touch(struct model *m, struct process *p)
 
 /* ---- recent incidents ---- */
 
-/* p: inc's process (inc->proc may already be cleared, see live_fold). */
+/* p: inc's process (inc->proc may already be cleared, see model_fold). */
 static void unkeep(struct model *m, struct process *p, struct incident *inc)
 {
 	dlist_remove(&p->recent, &inc->in_proc);
@@ -142,10 +142,10 @@ static int counted_cmp(const struct incident *a, const struct incident *b)
 	return model_incident_cmp(a, b);
 }
 
-void live_count(struct model *m, struct process *p, struct incident *inc,
+void model_track(struct model *m, struct process *p, struct incident *inc,
 		logtime_t now)
 {
-	live_touch(m, p);
+	model_touch(m, p);
 	if (!p->latest || counted_cmp(inc, p->latest) >= 0) {
 		if (p->latest) {
 			raw_let_go(m, p);
@@ -244,7 +244,7 @@ int model_alive(struct model *m, struct process *p)
 	return p->alive;
 }
 
-void live_forget(struct model *m, struct process *p)
+static void forget_recent(struct model *m, struct process *p)
 {
 	while (p->recent.first)
 		unkeep(m, p, PROC_INC(p->recent.first));
@@ -258,9 +258,20 @@ void live_forget(struct model *m, struct process *p)
 	}
 }
 
-/* Its counts stay in the totals (model.n, the names' counts that the
- * prom file shows); its row and recent incidents go. */
-void live_fold(struct model *m, struct process *p)
+void model_free_process(struct model *m, struct process *p)
+{
+	forget_recent(m, p);
+	if (p->host)
+		p->host->nprocs--;
+	free(p->name);
+	free(p->classes);
+	free(p->minutes);
+	free(p);
+}
+
+/* Its counts stay in the totals (model.n, and the prom file's counts, a
+ * view that folds nothing); its row and recent incidents go. */
+void model_fold(struct model *m, struct process *p)
 {
 	m->folded_procs++;
 	m->folded_incidents += p->total;
@@ -270,24 +281,21 @@ void live_fold(struct model *m, struct process *p)
 	struct process *last = m->procs[--m->nprocs];
 	m->procs[p->index] = last;
 	last->index = p->index;
-	for (size_t i = 0; i < m->nsections; i++)
-		if (m->sections[i].example && m->sections[i].example->proc == p)
-			m->sections[i].example->proc = NULL;
 	model_free_process(m, p);
 }
 
 /* At the cap, a process goes: one that is gone if one of the least
  * recently active is, else the least recently active. */
-void live_make_room(struct model *m)
+void model_make_room(struct model *m)
 {
 	if (m->nprocs < m->max_procs || !m->lru.last)
 		return;
 	struct process *p = LRU_PROC(m->lru.last);
 	for (int i = 0; i < 8 && p; i++, p = LRU_PROC(p->lru.prev)) {
 		if (!model_alive(m, p)) {
-			live_fold(m, p);
+			model_fold(m, p);
 			return;
 		}
 	}
-	live_fold(m, LRU_PROC(m->lru.last));
+	model_fold(m, LRU_PROC(m->lru.last));
 }

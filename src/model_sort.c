@@ -1,5 +1,5 @@
-/* The stable order of a report: processes, their classes, sections and
- * the processes each section hit, all from the counts. */
+/* The stable order of a report: processes, their classes, problems and
+ * skipped files, all from the counts; and the order of incidents. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -34,19 +34,6 @@ static int cmp_process(const void *a, const void *b)
 	return strcmp(p->name, q->name);
 }
 
-static int cmp_section(const void *a, const void *b)
-{
-	const struct section *s = a, *t = b;
-
-	if (s->n != t->n)
-		return s->n > t->n ? -1 : 1;
-	if (s->k.code != t->k.code)
-		return s->k.code < t->k.code ? -1 : 1;
-	if (s->k.resource != t->k.resource)
-		return s->k.resource < t->k.resource ? -1 : 1;
-	return s->k.cause < t->k.cause ? -1 : s->k.cause > t->k.cause;
-}
-
 static int cmp_class_count(const void *a, const void *b)
 {
 	const struct class_count *x = a, *y = b;
@@ -60,46 +47,6 @@ static int cmp_class_count(const void *a, const void *b)
 	return x->k.cause < y->k.cause ? -1 : x->k.cause > y->k.cause;
 }
 
-struct hit {
-	size_t seq;
-	struct process *p;
-};
-
-static int cmp_hit(const void *a, const void *b)
-{
-	const struct hit *x = a, *y = b;
-
-	return (x->seq > y->seq) - (x->seq < y->seq);
-}
-
-/* Each section's processes, in the order each was first hit by the
- * section's class (the order incidents were read in). */
-static void section_processes(struct model *m)
-{
-	for (size_t s = 0; s < m->nsections; s++) {
-		struct section *sec = &m->sections[s];
-		struct hit *hits = xmalloc((m->nprocs + 1) * sizeof *hits);
-		size_t n = 0;
-		for (size_t i = 0; i < m->nprocs; i++) {
-			struct process *p = m->procs[i];
-			for (size_t j = 0; j < p->nclasses; j++) {
-				if (memcmp(&p->classes[j].k, &sec->k,
-					   sizeof sec->k) != 0)
-					continue;
-				hits[n++] = (struct hit){ p->classes[j].seq, p };
-			}
-		}
-		if (n)
-			qsort(hits, n, sizeof *hits, cmp_hit);
-		free(sec->procs);
-		sec->procs = xmalloc((n ? n : 1) * sizeof *sec->procs);
-		for (size_t i = 0; i < n; i++)
-			sec->procs[i] = hits[i].p;
-		sec->nprocs = n;
-		free(hits);
-	}
-}
-
 void model_sort(struct model *m)
 {
 	if (m->nprocs)
@@ -110,14 +57,26 @@ void model_sort(struct model *m)
 			qsort(m->procs[i]->classes, m->procs[i]->nclasses,
 			      sizeof(struct class_count), cmp_class_count);
 	}
-	if (m->nsections)
-		qsort(m->sections, m->nsections, sizeof *m->sections,
-		      cmp_section);
-	section_processes(m);
 	if (m->nproblems)
 		qsort(m->problems, m->nproblems, sizeof *m->problems,
 		      cmp_problem);
 	if (m->nskipped_listed)
 		qsort(m->skipped, m->nskipped_listed, sizeof *m->skipped,
 		      cmp_skipped);
+}
+
+/* The report order of incidents: by time, then place. */
+int model_incident_cmp(const struct incident *a, const struct incident *b)
+{
+	/* Incidents with no time (screen output often has none) go last. */
+	if ((a->first == LOGTIME_UNKNOWN) != (b->first == LOGTIME_UNKNOWN))
+		return a->first == LOGTIME_UNKNOWN ? 1 : -1;
+	if (a->first != b->first)
+		return a->first < b->first ? -1 : 1;
+	int c = strcmp(a->file, b->file);
+	if (c)
+		return c;
+	if (a->line != b->line)
+		return a->line < b->line ? -1 : 1;
+	return 0;
 }

@@ -14,18 +14,118 @@
 #include "sanitize.h"
 #include "xalloc.h"
 
+/* ---- the counts ---- */
+
+struct pair_key {
+	const char *host, *name;
+};
+
+static int pair_eq(const struct hnode *n, const void *key)
+{
+	const struct prom_count *c = (const struct prom_count *)n;
+	const struct pair_key *k = key;
+
+	if (!c->host != !k->host || (c->host && strcmp(c->host, k->host)))
+		return 0;
+	return strcmp(c->name, k->name) == 0;
+}
+
+static size_t pair_hash(const char *host, const char *name)
+{
+	return htab_hash_str(name, host ? htab_hash_str(host, 3) : 1);
+}
+
+/* A name per pid would otherwise make the prom file grow for ever. */
+static struct prom_count *find_pair(struct prom_counts *pc, const char *host,
+				    const char *name)
+{
+	struct pair_key key = { host, name };
+	size_t h = pair_hash(host, name);
+	struct prom_count *c = (struct prom_count *)
+		htab_find(&pc->index, h, pair_eq, &key);
+
+	if (c)
+		return c;
+	if (pc->n >= PROM_MAX_NAMES && strcmp(name, PROM_OTHER_NAME) != 0)
+		return find_pair(pc, host, PROM_OTHER_NAME);
+	c = xcalloc(1, sizeof *c);
+	c->host = host ? xstrdup(host) : NULL;
+	c->name = xstrdup(name);
+	c->node.hash = h;
+	htab_insert(&pc->index, &c->node);
+	pc->v = xrealloc(pc->v, (pc->n + 1) * sizeof *pc->v);
+	pc->v[pc->n++] = c;
+	return c;
+}
+
+void prom_counts_add(struct prom_counts *pc, const char *host,
+		     const char *name, const struct class_key *k, size_t n)
+{
+	struct prom_count *c = find_pair(pc, host, name);
+
+	for (size_t i = 0; i < c->nclasses; i++) {
+		struct class_key *x = &c->classes[i].k;
+		if (x->code == k->code && x->resource == k->resource &&
+		    x->cause == k->cause) {
+			c->classes[i].n += n;
+			return;
+		}
+	}
+	c->classes = xrealloc(c->classes,
+			      (c->nclasses + 1) * sizeof *c->classes);
+	c->classes[c->nclasses++] = (struct class_count){ *k, n, 0 };
+}
+
+static void count_incident(void *ctx, const struct incident *inc)
+{
+	struct class_key k = { inc->code, inc->resource, inc->cause };
+
+	prom_counts_add(ctx, inc->host, inc->name, &k, 1);
+}
+
+void prom_counts_init(struct prom_counts *pc, struct model *m)
+{
+	memset(pc, 0, sizeof *pc);
+	pc->m = m;
+	if (m)
+		model_watch(m, count_incident, pc);
+}
+
+void prom_counts_free(struct prom_counts *pc)
+{
+	if (pc->m)
+		model_unwatch(pc->m, pc);
+	for (size_t i = 0; i < pc->n; i++) {
+		free(pc->v[i]->host);
+		free(pc->v[i]->name);
+		free(pc->v[i]->classes);
+		free(pc->v[i]);
+	}
+	free(pc->v);
+	htab_free(&pc->index);
+	memset(pc, 0, sizeof *pc);
+}
+
+/* ---- the file ---- */
+
 struct series {
 	struct class_key k;
+	const char *host;
 	const char *name;
 	size_t n;
 };
 
+/* By name, then host (local first), then class. */
 static int series_cmp(const void *a, const void *b)
 {
 	const struct series *x = a, *y = b;
 	int c = strcmp(x->name, y->name);
 
 	if (c)
+		return c;
+	if (!x->host != !y->host)
+		return x->host ? 1 : -1;
+	if (x->host && (c = strcmp(x->host, y->host)) != 0)
 		return c;
 	if (x->k.code != y->k.code)
 		return x->k.code < y->k.code ? -1 : 1;
@@ -34,23 +134,21 @@ static int series_cmp(const void *a, const void *b)
 	return x->k.cause < y->k.cause ? -1 : x->k.cause > y->k.cause;
 }
 
-/* Processes of the same name add up: pids change with every job, and a
- * pid label would make a new series each time.  The model counts by
- * name as incidents come, so folded processes still count. */
-static struct series *by_name(const struct model *m, size_t *count)
+static struct series *all_series(const struct prom_counts *pc, size_t *count)
 {
 	struct series *v = NULL;
 	size_t n = 0, cap = 0;
 
-	for (size_t i = 0; i < m->nnames; i++) {
-		const struct name_count *nc = m->names[i];
-		for (size_t j = 0; j < nc->nclasses; j++) {
+	for (size_t i = 0; pc && i < pc->n; i++) {
+		const struct prom_count *c = pc->v[i];
+		for (size_t j = 0; j < c->nclasses; j++) {
 			if (n == cap) {
 				cap = cap ? 2 * cap : 64;
 				v = xrealloc(v, cap * sizeof *v);
 			}
 			v[n++] = (struct series){
-				nc->classes[j].k, nc->name, nc->classes[j].n
+				c->classes[j].k, c->host, c->name,
+				c->classes[j].n
 			};
 		}
 	}
@@ -82,10 +180,11 @@ static void metric_head(struct strbuf *out, const char *name,
 }
 
 void prom_render(struct strbuf *out, const struct model *m,
-		 size_t files_watched, double now_seconds)
+		 const struct prom_counts *pc, size_t files_watched,
+		 double now_seconds)
 {
 	size_t n;
-	struct series *v = by_name(m, &n);
+	struct series *v = all_series(pc, &n);
 
 	metric_head(out, TAX_PROM_INCIDENTS, "counter",
 		    "Failed runtime API calls (EE1023 resource exhaustion, "
@@ -96,6 +195,11 @@ void prom_render(struct strbuf *out, const struct model *m,
 			TAX_KEY_PROCESS "=\"", code_name(v[i].k.code),
 			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
 		label(out, v[i].name);
+		/* A host's incidents: local ones have no host label. */
+		if (v[i].host) {
+			sb_adds(out, "\",host=\"");
+			label(out, v[i].host);
+		}
 		sb_addf(out, "\"} %zu\n", v[i].n);
 	}
 	free(v);
@@ -138,14 +242,15 @@ void prom_render(struct strbuf *out, const struct model *m,
 		m->counted_since);
 }
 
-int prom_write(const char *path, const struct model *m, size_t files_watched,
+int prom_write(const char *path, const struct model *m,
+	       const struct prom_counts *pc, size_t files_watched,
 	       struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	struct timespec ts;
 
 	clock_gettime(CLOCK_REALTIME, &ts);
-	prom_render(&text, m, files_watched,
+	prom_render(&text, m, pc, files_watched,
 		    (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
 	int rc = write_file_atomic(path, text.buf, text.len, 0644, 0, err);
 	sb_free(&text);

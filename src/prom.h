@@ -1,10 +1,11 @@
 /* The Prometheus text-format file for node_exporter's textfile collector:
- * incidents by class and process name, and what plogtop reads. */
+ * incidents by class, process name and host, and what plogtop reads. */
 #ifndef PLOGTOP_PROM_H
 #define PLOGTOP_PROM_H
 
 #include <stddef.h>
 
+#include "htab.h"
 #include "model.h"
 #include "strbuf.h"
 
@@ -17,14 +18,51 @@
  * which the alert rules never page for. */
 #define PROM_SETTLE_MS 30000
 
-/* Renders the metrics. */
+#define PROM_MAX_NAMES 10000		/* (host, name) pairs counted apart */
+#define PROM_OTHER_NAME "(other)"
+
+/* The counts of plogtop_incidents_total: by host, process name and
+ * class, never folded (a process that goes keeps its counts).  Processes
+ * of one name add up on a host (pids change with every job, and a pid
+ * label would make a new series each time); two hosts' processes of one
+ * name do not.  A view of the model (model_watch), given back by a
+ * state file (prom_counts_add). */
+struct prom_count {
+	struct hnode node;
+	char *host;		/* NULL: local */
+	char *name;
+	struct class_count *classes;
+	size_t nclasses;
+};
+
+struct prom_counts {
+	struct model *m;	/* watched */
+	struct prom_count **v;	/* in the order first counted */
+	size_t n;
+	struct htab index;
+};
+
+/* Counts every incident m counts from now on (m NULL: only what
+ * prom_counts_add adds). */
+void prom_counts_init(struct prom_counts *pc, struct model *m);
+/* Adds n incidents of a class to the counts of (host, name) alone, as a
+ * state file remembers them.  Pairs beyond PROM_MAX_NAMES add up under
+ * (host, PROM_OTHER_NAME). */
+void prom_counts_add(struct prom_counts *pc, const char *host,
+		     const char *name, const struct class_key *k, size_t n);
+/* Stops watching and frees the counts. */
+void prom_counts_free(struct prom_counts *pc);
+
+/* Renders the metrics: what m read, the incidents pc counted. */
 void prom_render(struct strbuf *out, const struct model *m,
-		 size_t files_watched, double now_seconds);
+		 const struct prom_counts *pc, size_t files_watched,
+		 double now_seconds);
 
 /* Writes them to path atomically: a temporary file created exclusively
  * (no symlink followed) in the same directory with mode 0644, then
  * renamed over path.  Returns 0, or -1 with "PATH: why" in err. */
-int prom_write(const char *path, const struct model *m, size_t files_watched,
+int prom_write(const char *path, const struct model *m,
+	       const struct prom_counts *pc, size_t files_watched,
 	       struct strbuf *err);
 
 #endif

@@ -111,15 +111,15 @@ static void hand_over(struct worker *w)
 
 /* A batch goes when full, and at the end of each stream (the main
  * thread may be waiting for that stream to end). */
-static void push(struct worker *w, struct item it)
+static void enqueue(struct worker *w, struct item it)
 {
 	w->batch[w->nbatch++] = it;
 	if (w->nbatch == BATCH || !it.inc)
 		hand_over(w);
 }
 
-/* Whether the incident may be its class's example: the model keeps the
- * raw lines and fields of that one only, and reports show them.  Those
+/* Whether the incident may be its class's example: the text report's
+ * sections keep the raw lines and fields of that one only.  Those
  * of others are dropped here, so that the incidents waiting for the
  * model hold no more than it needs. */
 static int may_be_example(struct worker *w, const struct incident *inc)
@@ -140,7 +140,8 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 	return 1;
 }
 
-static void take(void *ctx, struct incident *inc)
+/* The follower's incident, for the queue the model takes them from. */
+static void worker_incident(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
 	struct item it = { inc, NULL, 0 };
@@ -153,19 +154,19 @@ static void take(void *ctx, struct incident *inc)
 	 * parallel; the model only counts. */
 	if (w->cat) {
 		struct strbuf sb = STRBUF_INIT;
-		report_incident_json(&sb, inc, w->cat, NULL);
+		snapshot_render(&sb, inc, w->cat);
 		/* Its room cut to what it holds: thousands may wait. */
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
 	}
 	if (!example)
 		incident_drop_fields(inc);
-	push(w, it);
+	enqueue(w, it);
 }
 
 static void stream_end(void *ctx)
 {
-	push(ctx, (struct item){ NULL, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, NULL, 0 });
 }
 
 /* In the worker's thread, so that workers get ready in parallel: its
@@ -174,7 +175,8 @@ static int set_up(struct worker *w)
 {
 	const struct share *sh = w->sh;
 	struct follow_opts fo = {
-		.once = 1, .take = take, .on_stream_end = stream_end, .ctx = w,
+		.once = 1, .take = worker_incident, .on_stream_end = stream_end,
+		.ctx = w,
 	};
 
 	if (!(w->rs = rules_for(sh->o, &w->err)) ||
@@ -210,7 +212,7 @@ static void *work(void *arg)
 
 /* ---- this thread's side ---- */
 
-static struct item pop(struct worker *w)
+static struct item dequeue(struct worker *w)
 {
 	if (w->taken == w->ngot) {
 		pthread_mutex_lock(&w->mu);
@@ -254,42 +256,33 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
-static int count(struct model *m, struct worker *w, struct json_stream *js)
+/* One stream's incidents, as worker w read them, into the model. */
+static void add_stream(struct model *m, struct worker *w,
+		       struct snapshot *snap)
 {
 	struct adopted a = { NULL, NULL };
 
 	for (;;) {
-		struct item it = pop(w);
+		struct item it = dequeue(w);
 		if (!it.inc)
-			return 0;
+			return;
 		adopt(m, &a, it.inc);
-		model_add(m, it.inc);
-		/* Not counted: left out by --since. */
-		if (js && it.inc->proc)
-			json_stream_add_rendered(js, it.json, it.jsonlen);
+		/* Rendered by the worker: the JSON view does not watch. */
+		if (model_add(m, it.inc, READ_BEFORE) && snap)
+			snapshot_add_rendered(snap, it.json, it.jsonlen);
 		free(it.json);
 	}
 }
 
-/* What the workers read and skipped, added to the model's own. */
+/* What a worker read and skipped, added to the model's own: its scan,
+ * not its model (which its follower needed to intern paths in). */
 static void merge(struct model *m, struct worker *w)
 {
-	struct scan_stats *s = &w->m.stats;
+	struct scan_part part;
 
-	m->stats.files += s->files;
-	m->stats.bytes += s->bytes;
-	m->stats.lines += s->lines;
-	m->stats.truncated_lines += s->truncated_lines;
-	for (size_t i = 0; i < m->nroots && i < w->m.nroots; i++)
-		m->root_files[i] += w->m.root_files[i];
-	for (size_t i = 0; i < w->m.nskipped_listed; i++)
-		model_skip(m, w->m.skipped[i].path, w->m.skipped[i].why);
-	m->nskipped += w->m.nskipped - w->m.nskipped_listed;
-	for (size_t i = 0; i < w->m.nproblems; i++)
-		model_problem(m, w->m.problems[i].path, "%s",
-			      w->m.problems[i].error);
-	m->problems_total += w->m.problems_total - w->m.nproblems;
-	m->stats.match_limit_hits += ruleset_limit_hits(w->rs);
+	model_scan_part(&w->m, &part);
+	part.stats.match_limit_hits = ruleset_limit_hits(w->rs);
+	model_merge_scan(m, &part, NULL);
 }
 
 /* As many as there are processors, up to MAX_WORKERS, or as
@@ -377,7 +370,7 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 	for (size_t s = 0; s < nstreams; s++) {
 		if (owner[s] != me)
 			continue;
-		for (struct item it; (it = pop(w)).inc;) {
+		for (struct item it; (it = dequeue(w)).inc;) {
 			incident_free(it.inc);
 			free(it.json);
 		}
@@ -385,7 +378,7 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 }
 
 static int read_parallel(const struct options *o, struct model *m,
-			 struct json_stream *js, const struct plan_file *plan,
+			 struct snapshot *snap, const struct plan_file *plan,
 			 size_t nplan, size_t nstreams, size_t nw,
 			 struct strbuf *err)
 {
@@ -397,14 +390,14 @@ static int read_parallel(const struct options *o, struct model *m,
 
 	while (started < nw && rc == 0) {
 		rc = start_worker(&w[started], &sh, started,
-				  js ? js->cat : NULL, m->since, err);
+				  snap ? snap->cat : NULL, m->since, err);
 		if (rc < 0)
 			end_worker(&w[started]);
 		else
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		count(m, &w[owner[s]], js);
+		add_stream(m, &w[owner[s]], snap);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -424,20 +417,12 @@ static int read_parallel(const struct options *o, struct model *m,
 	return rc;
 }
 
-static void on_once_incident(void *ctx, const struct incident *inc)
-{
-	/* Not counted: left out by --since. */
-	if (inc->proc)
-		json_stream_add(ctx, inc);
-}
-
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct read_resume *rr,
+	     struct snapshot *snap, struct read_resume *rr,
 	     struct strbuf *err)
 {
 	struct follow_opts fo = {
-		.once = 1, .on_incident = js ? on_once_incident : NULL,
-		.ctx = js,
+		.once = 1,
 		.resume_for = rr ? rr->resume_for : NULL,
 		.resume_ctx = rr ? rr->ctx : NULL,
 	};
@@ -465,11 +450,15 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		 * go, and their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
-		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
+		rc = read_parallel(o, m, snap, plan, nplan, nstreams, nw, err);
 	} else {
+		if (snap)
+			model_watch(m, snapshot_on_incident, snap);
 		while (follower_history_step(fw, 1000))
 			;
 		follower_flush(fw);
+		if (snap)
+			model_unwatch(m, snap);
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}

@@ -84,7 +84,7 @@ static int get_count(const struct jval *o, const char *key,
 
 /* The counters section, checked whole before anything reaches m. */
 static int read_counters(const struct jval *c, struct model *m,
-			 struct strbuf *why)
+			 struct prom_counts *pc, struct strbuf *why)
 {
 	const struct jval *inc = json_get(c, "incidents");
 	unsigned long long bytes = 0, lines = 0, hits = 0, unfinished = 0;
@@ -103,7 +103,9 @@ static int read_counters(const struct jval *c, struct model *m,
 		const char *res = json_get_str(e, "resource");
 		const char *cause = json_get_str(e, "cause");
 		const struct jval *n = json_get(e, "n");
+		const struct jval *host = json_get(e, "host");
 		if (!json_get_str(e, "process") || !code ||
+		    (host && host->type != J_STRING) ||
 		    !code_from_name(code) || !res || !cause || !n ||
 		    n->type != J_NUMBER || !n->is_int || n->integer < 0) {
 			sb_addf(why, _("counters: incident count %zu is not one"),
@@ -118,8 +120,9 @@ static int read_counters(const struct jval *c, struct model *m,
 			resource_from_name(json_get_str(e, "resource")),
 			cause_from_name(json_get_str(e, "cause")),
 		};
-		model_count_name(m, json_get_str(e, "process"), &k,
-				 (size_t)json_get(e, "n")->integer);
+		prom_counts_add(pc, json_get_str(e, "host"),
+				json_get_str(e, "process"), &k,
+				(size_t)json_get(e, "n")->integer);
 	}
 	m->base.bytes += bytes;
 	m->base.lines += lines;
@@ -172,7 +175,7 @@ static void set_aside(const char *path, const char *why, struct strbuf *msg)
 }
 
 int state_parse(const char *text, size_t len, struct model *m,
-		struct posset *ps, struct strbuf *why)
+		struct prom_counts *pc, struct posset *ps, struct strbuf *why)
 {
 	struct jval doc;
 	struct json_limits lim = { STATE_MAX_STRING, STATE_MAX_VALUES };
@@ -191,12 +194,15 @@ int state_parse(const char *text, size_t len, struct model *m,
 		/* Counters are checked whole first: a bad one must not leave
 		 * half of them counted. */
 		struct model trial;
+		struct prom_counts trial_pc;
 		model_init(&trial);
+		prom_counts_init(&trial_pc, NULL);
 		int ok = read_counters(json_get(&doc, "counters"), &trial,
-				       why) == 0;
+				       &trial_pc, why) == 0;
+		prom_counts_free(&trial_pc);
 		model_free(&trial);
 		if (ok) {
-			read_counters(json_get(&doc, "counters"), m, why);
+			read_counters(json_get(&doc, "counters"), m, pc, why);
 			m->counted_since =
 				json_get(&doc, "counted_since")->number;
 			rc = 0;
@@ -209,7 +215,8 @@ int state_parse(const char *text, size_t len, struct model *m,
 }
 
 enum state_loaded state_load(const char *path, struct model *m,
-			     struct posset *ps, struct strbuf *msg)
+			     struct prom_counts *pc, struct posset *ps,
+			     struct strbuf *msg)
 {
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
 	enum state_loaded rc = STATE_SET_ASIDE;
@@ -222,8 +229,8 @@ enum state_loaded state_load(const char *path, struct model *m,
 			sb_addf(msg, "%s: %s", path, strerror(errno));
 		goto out;
 	}
-	if (r == 0 && state_parse(text.buf ? text.buf : "", text.len, m, ps,
-				  &why) == 0)
+	if (r == 0 && state_parse(text.buf ? text.buf : "", text.len, m, pc,
+				  ps, &why) == 0)
 		rc = STATE_LOADED;
 	if (rc == STATE_SET_ASIDE)
 		set_aside(path, why.len ? why.buf : "unreadable", msg);
@@ -256,17 +263,22 @@ int state_section(const char *path, const char *key, struct strbuf *out)
 	return rc;
 }
 
-static void counters_json(struct strbuf *out, const struct model *m)
+static void counters_json(struct strbuf *out, const struct model *m,
+			  const struct prom_counts *pc)
 {
 	size_t n = 0;
 
 	sb_adds(out, "{\"incidents\": [");
-	for (size_t i = 0; i < m->nnames; i++) {
-		const struct name_count *nc = m->names[i];
+	for (size_t i = 0; pc && i < pc->n; i++) {
+		const struct prom_count *nc = pc->v[i];
 		for (size_t j = 0; j < nc->nclasses; j++) {
 			const struct class_count *cc = &nc->classes[j];
 			sb_adds(out, n++ ? ",\n  {\"process\": " : "\n  {\"process\": ");
 			json_cstring(out, nc->name);
+			if (nc->host) {
+				sb_adds(out, ", \"host\": ");
+				json_cstring(out, nc->host);
+			}
 			sb_addf(out, ", \"code\": \"%s\", \"resource\": \"%s\", "
 				"\"cause\": \"%s\", \"n\": %zu}",
 				code_name(cc->k.code),
@@ -285,6 +297,7 @@ static void counters_json(struct strbuf *out, const struct model *m)
 }
 
 int state_save(const char *path, const struct model *m,
+	       const struct prom_counts *pc,
 	       const struct position *cur, size_t ncur,
 	       const struct posset *old, const char *more,
 	       struct strbuf *err)
@@ -296,7 +309,7 @@ int state_save(const char *path, const struct model *m,
 		"\"tool_version\": \"%s\", \"written\": %.3f, "
 		"\"counted_since\": %.3f,\n\"counters\": ", STATE_FORMAT,
 		STATE_VERSION, PACKAGE_VERSION, now, m->counted_since);
-	counters_json(&text, m);
+	counters_json(&text, m, pc);
 	sb_adds(&text, ",\n\"positions\": ");
 	positions_json(&text, cur, ncur, old, now, 0);
 	if (more && *more) {
@@ -362,7 +375,8 @@ static int lock_state(const char *path, int *lock_fd, struct strbuf *msg)
 }
 
 int state_open(const char *state_file, const char *resume_file,
-	       struct model *m, struct posset *ps, int *set_aside,
+	       struct model *m, struct prom_counts *pc, struct posset *ps,
+	       int *set_aside,
 	       int *lock_fd, void (*say)(void *ctx, const char *text),
 	       void *ctx)
 {
@@ -378,7 +392,7 @@ int state_open(const char *state_file, const char *resume_file,
 		return -1;
 	}
 	if (state_file) {
-		enum state_loaded r = state_load(state_file, m, ps, &msg);
+		enum state_loaded r = state_load(state_file, m, pc, ps, &msg);
 		if (r == STATE_ERROR)
 			rc = -1;
 		*set_aside = r == STATE_SET_ASIDE;

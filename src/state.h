@@ -23,6 +23,7 @@
 
 #include "follow.h"
 #include "model.h"
+#include "prom.h"
 #include "state_positions.h"
 #include "strbuf.h"
 
@@ -39,21 +40,23 @@ enum state_loaded {
 	STATE_ERROR,		/* cannot be read (permissions...): msg */
 };
 
-/* Loads path: its counters into m (the prom file's, and
+/* Loads path: its counters into m and pc (the prom file's, and
  * m->counted_since), its positions into ps. */
 enum state_loaded state_load(const char *path, struct model *m,
-			     struct posset *ps, struct strbuf *msg);
+			     struct prom_counts *pc, struct posset *ps,
+			     struct strbuf *msg);
 
-/* Parses a state's text: counters into m, positions into ps.  Returns
+/* Parses a state's text: counters into m and pc, positions into ps.  Returns
  * 0, or -1 with why (m and ps then untouched and empty). */
 int state_parse(const char *text, size_t len, struct model *m,
-		struct posset *ps, struct strbuf *why);
+		struct prom_counts *pc, struct posset *ps, struct strbuf *why);
 
 /* Writes the state: m's counters and the positions (cur, then what of
  * old no file was matched to), then more (further members, '"key":
  * value', or NULL: the sections of other parts, such as "hosts").
  * Returns 0, or -1 with "PATH: why". */
 int state_save(const char *path, const struct model *m,
+	       const struct prom_counts *pc,
 	       const struct position *cur, size_t ncur,
 	       const struct posset *old, const char *more,
 	       struct strbuf *err);
@@ -76,7 +79,8 @@ int state_load_cursor(const char *path, struct posset *ps,
  * a lock on FILE.lock (*lock_fd, -1 without a state; the caller closes
  * it at the end), and another is refused. */
 int state_open(const char *state_file, const char *resume_file,
-	       struct model *m, struct posset *ps, int *set_aside,
+	       struct model *m, struct prom_counts *pc, struct posset *ps,
+	       int *set_aside,
 	       int *lock_fd, void (*say)(void *ctx, const char *text),
 	       void *ctx);
 

@@ -11,14 +11,16 @@
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct model m;
+	struct prom_counts pc;
 	struct posset ps;
 	struct strbuf why = STRBUF_INIT;
 
 	model_init(&m);
+	prom_counts_init(&pc, &m);
 	double before = m.counted_since;
-	if (state_parse((const char *)data, size, &m, &ps, &why) < 0) {
+	if (state_parse((const char *)data, size, &m, &pc, &ps, &why) < 0) {
 		FUZZ_ASSERT(why.len > 0);
-		FUZZ_ASSERT(ps.n == 0 && m.nnames == 0);
+		FUZZ_ASSERT(ps.n == 0 && pc.n == 0);
 		FUZZ_ASSERT(m.counted_since == before);
 	} else {
 		FUZZ_ASSERT(ps.n <= POSITIONS_MAX);
@@ -34,6 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		}
 	}
 	posset_free(&ps);
+	prom_counts_free(&pc);
 	model_free(&m);
 	sb_free(&why);
 	return 0;

@@ -3,6 +3,8 @@
  * freed once nothing points at them, and prom counts that stay exact. */
 #include "config.h"
 
+#include <stdint.h>
+
 #include "unit.h"
 
 #include "model.h"
@@ -46,11 +48,12 @@ static void live_model(struct model *m, size_t keep)
 }
 
 /* The prom file's incidents_total lines. */
-static void prom_counts(const struct model *m, struct strbuf *out)
+static void prom_lines(const struct model *m, const struct prom_counts *pc,
+		       struct strbuf *out)
 {
 	struct strbuf all = STRBUF_INIT;
 
-	prom_render(&all, m, 0, 0);
+	prom_render(&all, m, pc, 0, 0);
 	for (char *l = all.buf; l && *l;) {
 		char *nl = strchr(l, '\n');
 		if (strncmp(l, "plogtop_incidents_total{", 24) == 0)
@@ -68,11 +71,11 @@ static void test_processes_by_hash(void **state)
 	model_init(&m);
 	for (long i = 0; i < 20000; i++)
 		model_add(&m, make(DEAD_PID + i, i % 2 ? "a" : "b", RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 20000);
-	model_add(&m, make(DEAD_PID + 7, "a", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID + 7, "a", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	/* Same pid, other name: another process. */
-	model_add(&m, make(DEAD_PID + 7, "b", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID + 7, "b", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 20001);
 	assert_int_equal(m.n, 20002);
 	model_sort(&m);
@@ -92,11 +95,11 @@ static void test_windows_and_trend(void **state)
 
 	(void)state;
 	live_model(&m, 10);
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 3 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 30 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 120 * MIN_USEC, NULL));
-	model_add(&m, make(DEAD_PID, "p", RES_EVENT, LOGTIME_UNKNOWN, NULL));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 3 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 30 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, now - 120 * MIN_USEC, NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_EVENT, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	struct process *p = m.procs[0];
 	assert_int_equal(model_window(&m, p, MIN_USEC, now, by), 1);
 	assert_int_equal(by[RES_STREAM], 1);
@@ -135,9 +138,9 @@ static void test_future_times_count_when_read(void **state)
 	live_model(&m, 10);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "future", RES_STREAM,
-				   future + i * MIN_USEC, NULL));
+				   future + i * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 5; i++)
-		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL), READ_BEFORE);
 	assert_int_equal(model_count_window(&m, MIN_USEC, now), 80);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 80);
 	assert_int_equal(model_count_window(&m, 0, now), 80);
@@ -176,12 +179,12 @@ static void test_future_times_sort_when_read(void **state)
 	live_model(&m, 10);
 	struct incident *remote = make(DEAD_PID, "r", RES_STREAM, future, NULL);
 	remote->host = "h1";
-	model_add(&m, remote);
-	model_add(&m, make(DEAD_PID, "l", RES_STREAM, future, NULL));
+	model_add(&m, remote, READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "l", RES_STREAM, future, NULL), READ_BEFORE);
 	/* Written after the 2099 one was read. */
 	struct incident *cur = make(DEAD_PID, "l", RES_STREAM,
 				    logtime_now() + 1000, NULL);
-	model_add(&m, cur);
+	model_add(&m, cur, READ_BEFORE);
 	const struct process *r = m.procs[0], *l = m.procs[1];
 	assert_true(r->last_at <= logtime_now());
 	assert_int_equal(l->last_at, cur->first);
@@ -194,7 +197,7 @@ static void test_future_times_sort_when_read(void **state)
 	/* Three minutes ahead: believed, and counted in the current minute
 	 * of the trend and in the 1-minute window. */
 	logtime_t ahead = now + 3 * MIN_USEC;
-	model_add(&m, make(DEAD_PID + 1, "ahead", RES_STREAM, ahead, NULL));
+	model_add(&m, make(DEAD_PID + 1, "ahead", RES_STREAM, ahead, NULL), READ_BEFORE);
 	const struct process *a = m.procs[2];
 	assert_int_equal(a->last_at, ahead);
 	unsigned trend[10];
@@ -227,12 +230,12 @@ static void test_past_times_do_not_break_windows(void **state)
 	live_model(&m, 10);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
-				   old + i * MIN_USEC, NULL));
+				   old + i * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 75; i++)
 		model_add(&m, make(DEAD_PID, "old", RES_STREAM,
-				   now - (120 + i) * MIN_USEC, NULL));
+				   now - (120 + i) * MIN_USEC, NULL), READ_BEFORE);
 	for (int i = 0; i < 5; i++)
-		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL));
+		model_add(&m, make(DEAD_PID + 1, "now", RES_EVENT, now, NULL), READ_BEFORE);
 	assert_int_equal(model_count_window(&m, MIN_USEC, now), 5);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 5);
 	assert_int_equal(model_count_window(&m, 0, now), 155);
@@ -249,7 +252,7 @@ static void test_recent_and_latest(void **state)
 	live_model(&m, 3);
 	for (int i = 0; i < 10; i++)
 		model_add(&m, make(DEAD_PID, "p", RES_STREAM,
-				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL));
+				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL), READ_BEFORE);
 	struct process *p = m.procs[0];
 	assert_int_equal(p->recent.n, 3);
 	assert_int_equal(m.kept.n, 3);
@@ -271,7 +274,7 @@ static void test_kept_in_all_is_bounded(void **state)
 	live_model(&m, 100);
 	for (long i = 0; i < MODEL_KEPT_MAX + 500; i++)
 		model_add(&m, make(DEAD_PID + i % 200, "p", RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.kept.n, MODEL_KEPT_MAX);
 	assert_int_equal(m.n, MODEL_KEPT_MAX + 500);
 	model_free(&m);
@@ -298,7 +301,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 		struct incident *inc = make(DEAD_PID + i, "p", RES_STREAM,
 					    now + i, NULL);
 		add_raw(inc, "line");
-		model_add(&m, inc);
+		model_add(&m, inc, READ_BEFORE);
 	}
 	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	/* The first is also the report's example, which keeps its own. */
@@ -311,7 +314,7 @@ static void test_raw_lines_of_recent_processes(void **state)
 	struct incident *inc = make(DEAD_PID, "p", RES_STREAM, now + 5000,
 				    NULL);
 	add_raw(inc, "again");
-	model_add(&m, inc);
+	model_add(&m, inc, READ_BEFORE);
 	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
 	assert_int_equal(m.procs[0]->latest->nraw, 1);
 	assert_string_equal(m.procs[0]->latest->raw[0].text, "again");
@@ -337,6 +340,8 @@ static void test_quiet_dead_processes_fold(void **state)
 
 	(void)state;
 	live_model(&m, 5);
+	struct prom_counts pc;
+	prom_counts_init(&pc, &m);
 	/* This test program runs: its row stays. */
 	FILE *f = fopen("/proc/self/comm", "r");
 	assert_non_null(f);
@@ -346,26 +351,27 @@ static void test_quiet_dead_processes_fold(void **state)
 	for (long i = 0; i < 100; i++)
 		model_add(&m, make(DEAD_PID + i, i % 3 ? "x" : "y",
 				   i % 2 ? RES_EVENT : RES_STREAM,
-				   LOGTIME_UNKNOWN, NULL));
-	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL));
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
+	model_add(&m, make(getpid(), comm, RES_STREAM, LOGTIME_UNKNOWN, NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 101);
-	prom_counts(&m, &before);
+	prom_lines(&m, &pc, &before);
 	/* Quiet for less than the limit: nothing goes. */
 	fake_now += m.fold_quiet_ms - 10;
 	model_maintain(&m);
 	assert_int_equal(m.nprocs, 101);
 	fake_now += 2000;
 	model_add(&m, make(DEAD_PID + 1000, "z", RES_STREAM, LOGTIME_UNKNOWN,
-			   NULL));
+			   NULL), READ_BEFORE);
 	assert_int_equal(m.nprocs, 2);
 	assert_int_equal(m.folded_procs, 100);
 	assert_int_equal(m.folded_incidents, 100);
 	assert_int_equal(m.n, 102);
 	assert_int_equal(m.kept.n, 2);
 	/* The prom counts did not move, but for z's one. */
-	prom_counts(&m, &after);
+	prom_lines(&m, &pc, &after);
 	assert_non_null(strstr(after.buf, "process=\"z\"} 1\n"));
 	sb_reset(&after);
+	prom_counts_free(&pc);
 	model_free(&m);
 	sb_free(&before);
 	sb_free(&after);
@@ -380,12 +386,15 @@ static void test_cap_keeps_prom_exact(void **state)
 	live_model(&m, 2);
 	m.max_procs = 10;
 	model_init(&exact);
+	struct prom_counts pm, pe;
+	prom_counts_init(&pm, &m);
+	prom_counts_init(&pe, &exact);
 	for (long i = 0; i < 5000; i++) {
 		long pid = DEAD_PID + (i * 7919) % 997;
 		const char *name = (i % 5) ? "train" : "infer";
 		enum resource r = i % 3 ? RES_STREAM : RES_MEMCPY;
-		model_add(&m, make(pid, name, r, logtime_now(), NULL));
-		model_add(&exact, make(pid, name, r, logtime_now(), NULL));
+		model_add(&m, make(pid, name, r, logtime_now(), NULL), READ_BEFORE);
+		model_add(&exact, make(pid, name, r, logtime_now(), NULL), READ_BEFORE);
 		fake_now++;
 	}
 	assert_true(m.nprocs <= 10);
@@ -396,13 +405,15 @@ static void test_cap_keeps_prom_exact(void **state)
 		tracked += m.procs[i]->total;
 	assert_int_equal(tracked + m.folded_incidents, 5000);
 	assert_true(m.kept.n <= 2 * 10);
-	prom_counts(&m, &a);
-	prom_counts(&exact, &b);
+	prom_lines(&m, &pm, &a);
+	prom_lines(&exact, &pe, &b);
 	assert_string_equal(a.buf, b.buf);
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, logtime_now()),
 			 5000);
 	sb_free(&a);
 	sb_free(&b);
+	prom_counts_free(&pm);
+	prom_counts_free(&pe);
 	model_free(&m);
 	model_free(&exact);
 }
@@ -419,7 +430,7 @@ static void test_paths_freed_when_unused(void **state)
 	model_release_path(&m, a);	/* the second intern's reference */
 	assert_int_equal(model_paths(&m), 2);
 	logtime_t now = logtime_now();
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, a));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now, a), READ_BEFORE);
 	/* Its tail goes; the incident still points at it. */
 	model_release_path(&m, a);
 	fake_now += 120000;
@@ -428,9 +439,9 @@ static void test_paths_freed_when_unused(void **state)
 	assert_string_equal(m.procs[0]->latest->file, "/logs/a.log");
 	/* Later incidents replace it as the latest, an earlier one as the
 	 * report's example. */
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b));
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now - 1, b));
-	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 2, b));
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now - 1, b), READ_BEFORE);
+	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 2, b), READ_BEFORE);
 	fake_now += 1000;
 	model_maintain(&m);
 	/* Not at once: a chain being assembled may still point at it. */
@@ -469,7 +480,7 @@ static void test_since_leaves_out_but_keeps_until_next(void **state)
 	m.since = logtime_make(2026, 1, 1, 0, 0, 0, 0);
 	struct incident *old = make(DEAD_PID, "p", RES_STREAM,
 				    logtime_make(2025, 1, 1, 0, 0, 0, 0), NULL);
-	model_add(&m, old);
+	model_add(&m, old, READ_BEFORE);
 	/* Still readable by whoever added it, but not counted. */
 	assert_null(old->proc);
 	assert_int_equal(old->pid, DEAD_PID);
@@ -477,9 +488,141 @@ static void test_since_leaves_out_but_keeps_until_next(void **state)
 	assert_int_equal(m.filtered, 1);
 	struct incident *new = make(DEAD_PID, "p", RES_STREAM,
 				    logtime_make(2026, 2, 1, 0, 0, 0, 0), NULL);
-	model_add(&m, new);
+	model_add(&m, new, READ_BEFORE);
 	assert_non_null(new->proc);
 	assert_int_equal(m.n, 1);
+	model_free(&m);
+}
+
+/* The prom counts are by host as well as name: two hosts' processes of
+ * one name are two series, each with its host; local ones have no host
+ * label; a state gives a host's counts back to the same series. */
+static void test_prom_counts_by_host(void **state)
+{
+	struct model m;
+	struct prom_counts pc;
+	struct strbuf out = STRBUF_INIT;
+
+	(void)state;
+	model_init(&m);
+	prom_counts_init(&pc, &m);
+	const char *hosts[] = { "h1", "h2", "h1", NULL, "h2", "h2" };
+	for (int i = 0; i < 6; i++) {
+		struct incident *inc = make(DEAD_PID + i, "train", RES_STREAM,
+					    LOGTIME_UNKNOWN, NULL);
+		inc->host = hosts[i];
+		model_add(&m, inc, READ_BEFORE);
+	}
+	struct class_key k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
+	prom_counts_add(&pc, "h1", "train", &k, 10);
+	prom_lines(&m, &pc, &out);
+	assert_string_equal(out.buf,
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\"} 1\n"
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\",host=\"h1\"} 12\n"
+		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
+		"cause=\"unknown\",process=\"train\",host=\"h2\"} 3\n");
+	sb_free(&out);
+	prom_counts_free(&pc);
+	model_free(&m);
+}
+
+/* The one way in: model_add tells each view of what it counted (not of
+ * what --since left out), bumps the generation with every incident, and
+ * stamps captured output read as it was written in the live modes only. */
+struct seen {
+	size_t n;
+	const struct incident *last;
+};
+
+static void see(void *ctx, const struct incident *inc)
+{
+	struct seen *s = ctx;
+
+	s->n++;
+	s->last = inc;
+}
+
+static void test_one_way_in(void **state)
+{
+	struct model m;
+	struct seen a = { 0, NULL }, b = { 0, NULL };
+
+	(void)state;
+	model_init(&m);
+	model_watch(&m, see, &a);
+	model_watch(&m, see, &b);
+	m.since = logtime_make(2026, 1, 1, 0, 0, 0, 0);
+	struct incident *old = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2025, 1, 1, 0, 0, 0, 0), NULL);
+	assert_int_equal(model_add(&m, old, READ_BEFORE), 0);
+	assert_int_equal(a.n, 0);
+	assert_int_equal(m.generation, 1);
+	struct incident *inc = make(DEAD_PID, "p", RES_STREAM,
+				    logtime_make(2026, 2, 1, 0, 0, 0, 0), NULL);
+	assert_int_equal(model_add(&m, inc, READ_BEFORE), 1);
+	assert_int_equal(a.n, 1);
+	assert_ptr_equal(a.last, inc);
+	assert_int_equal(b.n, 1);
+	assert_int_equal(m.generation, 2);
+	model_unwatch(&m, &a);
+	m.since = LOGTIME_UNKNOWN;
+	/* --once: no time of its own stays none, however it was read. */
+	inc = make(DEAD_PID, "p", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_int_equal(inc->first, LOGTIME_UNKNOWN);
+	assert_int_equal(a.n, 1);
+	assert_int_equal(b.n, 2);
+	model_free(&m);
+
+	/* Live: read as written, it happened now; from the history, not. */
+	live_model(&m, 1);
+	logtime_t before = logtime_now();
+	inc = make(DEAD_PID, "q", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_true(inc->first >= before && inc->first <= logtime_now());
+	inc = make(DEAD_PID, "q", RES_STREAM, LOGTIME_UNKNOWN, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(inc->first, LOGTIME_UNKNOWN);
+	model_free(&m);
+}
+
+/* One merge for what a reading thread and a host read: a thread's roots
+ * are the model's own, a host's become HOST:PATH, and sums saturate. */
+static void test_merge_scan(void **state)
+{
+	struct model m, w;
+	struct scan_part part;
+
+	(void)state;
+	model_init(&m);
+	model_init(&w);
+	model_add_root(&m, "/logs");
+	model_add_root(&w, "/logs");
+	w.stats.files = 3;
+	w.stats.lines = 30;
+	w.root_files[0] = 3;
+	model_skip(&w, "/logs/a.gz", "compressed");
+	model_problem(&w, "/logs/d", "Permission denied");
+	model_scan_part(&w, &part);
+	model_merge_scan(&m, &part, NULL);
+	model_merge_scan(&m, &part, "h1");
+	assert_int_equal(m.stats.files, 6);
+	assert_int_equal(m.stats.lines, 60);
+	assert_int_equal(m.nroots, 2);
+	assert_int_equal(m.root_files[0], 3);
+	assert_string_equal(m.roots[1], "h1:/logs");
+	assert_int_equal(m.root_files[1], 3);
+	assert_int_equal(m.nskipped, 2);
+	assert_string_equal(m.skipped[1].path, "h1:/logs/a.gz");
+	assert_int_equal(m.problems_total, 2);
+	assert_string_equal(m.problems[0].path, "/logs/d");
+	assert_string_equal(m.problems[1].path, "h1:/logs/d");
+	part = (struct scan_part){ .stats = { .files = SIZE_MAX } };
+	model_merge_scan(&m, &part, "h2");
+	assert_int_equal(m.stats.files, SIZE_MAX);
+	model_free(&w);
 	model_free(&m);
 }
 
@@ -499,6 +642,9 @@ int main(void)
 		cmocka_unit_test(test_paths_freed_when_unused),
 		cmocka_unit_test(test_since_leaves_out_but_keeps_until_next),
 		cmocka_unit_test(test_problems_bounded),
+		cmocka_unit_test(test_prom_counts_by_host),
+		cmocka_unit_test(test_one_way_in),
+		cmocka_unit_test(test_merge_scan),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

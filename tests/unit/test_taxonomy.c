@@ -157,9 +157,14 @@ static void test_text_report(void **state)
 	size_t len = 0;
 	(void)state;
 
+	struct report_sections sections;
+
 	model_init(&m);
-	model_add(&m, extras_incident());
+	report_sections_init(&sections, &m);
+	model_add(&m, extras_incident(), READ_BEFORE);
 	model_sort(&m);
+	report_sections_sort(&sections);
+	o.sections = &sections;
 	FILE *f = open_memstream(&text, &len);
 	assert_non_null(f);
 	report_text(&m, &o, f);
@@ -187,6 +192,7 @@ static void test_text_report(void **state)
 	free(legend);
 	free(section);
 	free(text);
+	report_sections_free(&sections);
 	model_free(&m);
 	catalog_free(cat);
 }
@@ -198,14 +204,18 @@ static void test_prom_series(void **state)
 	struct strbuf out = STRBUF_INIT;
 	(void)state;
 
+	struct prom_counts pc;
+
 	model_init(&m);
-	model_add(&m, extras_incident());
-	prom_render(&out, &m, 0, 0);
+	prom_counts_init(&pc, &m);
+	model_add(&m, extras_incident(), READ_BEFORE);
+	prom_render(&out, &m, &pc, 0, 0);
 	assert_non_null(strstr(sb_str(&out), "\nplogtop_incidents_total{"
 				"code=\"EE1023\",resource=\"extra\","
 				"cause=\"extras_created\",process=\"python3\"}"
 				" 1\n"));
 	sb_free(&out);
+	prom_counts_free(&pc);
 	model_free(&m);
 }
 

@@ -1,0 +1,117 @@
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report_sections.h"
+#include "xalloc.h"
+
+static int same_class(const struct class_key *a, const struct incident *inc)
+{
+	return a->code == inc->code && a->resource == inc->resource &&
+	       a->cause == inc->cause;
+}
+
+/* Only one incident per class keeps its raw lines (the example a report
+ * shows), so memory grows with classes, not with the lines they wrote. */
+static void count_in_section(void *ctx, const struct incident *inc)
+{
+	struct report_sections *rs = ctx;
+	struct section *s = NULL;
+
+	for (size_t i = 0; i < rs->n && !s; i++)
+		if (same_class(&rs->v[i].k, inc))
+			s = &rs->v[i];
+	if (!s) {
+		rs->v = xrealloc(rs->v, (rs->n + 1) * sizeof *rs->v);
+		s = &rs->v[rs->n++];
+		memset(s, 0, sizeof *s);
+		s->k = (struct class_key){ inc->code, inc->resource, inc->cause };
+	}
+	s->n++;
+	if (!s->example || model_incident_cmp(inc, s->example) < 0) {
+		if (s->example)
+			model_let_go(rs->m, s->example, 1);
+		s->example = model_keep(rs->m, inc, 1);
+	}
+}
+
+void report_sections_init(struct report_sections *rs, struct model *m)
+{
+	memset(rs, 0, sizeof *rs);
+	rs->m = m;
+	model_watch(m, count_in_section, rs);
+}
+
+static int cmp_section(const void *a, const void *b)
+{
+	const struct section *s = a, *t = b;
+
+	if (s->n != t->n)
+		return s->n > t->n ? -1 : 1;
+	if (s->k.code != t->k.code)
+		return s->k.code < t->k.code ? -1 : 1;
+	if (s->k.resource != t->k.resource)
+		return s->k.resource < t->k.resource ? -1 : 1;
+	return s->k.cause < t->k.cause ? -1 : s->k.cause > t->k.cause;
+}
+
+struct hit {
+	size_t seq;
+	struct process *p;
+};
+
+static int cmp_hit(const void *a, const void *b)
+{
+	const struct hit *x = a, *y = b;
+
+	return (x->seq > y->seq) - (x->seq < y->seq);
+}
+
+/* A section's processes, in the order each was first hit by the
+ * section's class (the order incidents were read in). */
+static void section_processes(const struct model *m, struct section *sec)
+{
+	struct hit *hits = xmalloc((m->nprocs + 1) * sizeof *hits);
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->nprocs; i++) {
+		struct process *p = m->procs[i];
+		for (size_t j = 0; j < p->nclasses; j++) {
+			if (memcmp(&p->classes[j].k, &sec->k,
+				   sizeof sec->k) != 0)
+				continue;
+			hits[n++] = (struct hit){ p->classes[j].seq, p };
+		}
+	}
+	if (n)
+		qsort(hits, n, sizeof *hits, cmp_hit);
+	free(sec->procs);
+	sec->procs = xmalloc((n ? n : 1) * sizeof *sec->procs);
+	for (size_t i = 0; i < n; i++)
+		sec->procs[i] = hits[i].p;
+	sec->nprocs = n;
+	free(hits);
+}
+
+void report_sections_sort(struct report_sections *rs)
+{
+	if (rs->n)
+		qsort(rs->v, rs->n, sizeof *rs->v, cmp_section);
+	for (size_t s = 0; s < rs->n; s++)
+		section_processes(rs->m, &rs->v[s]);
+}
+
+void report_sections_free(struct report_sections *rs)
+{
+	if (!rs->m)
+		return;
+	model_unwatch(rs->m, rs);
+	for (size_t i = 0; i < rs->n; i++) {
+		if (rs->v[i].example)
+			model_let_go(rs->m, rs->v[i].example, 1);
+		free(rs->v[i].procs);
+	}
+	free(rs->v);
+	memset(rs, 0, sizeof *rs);
+}
