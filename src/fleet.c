@@ -12,7 +12,6 @@
 #include "jsonparse.h"
 #include "remote_incident.h"
 #include "report.h"
-#include "sanitize.h"
 #include "wire_limits.h"
 #include "xalloc.h"
 

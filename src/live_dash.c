@@ -1,6 +1,6 @@
 /* The dashboard's side of the live loop: drawing, keys, the theme
  * switched with t (remembered for the login session), $PAGER for o, and
- * starting and leaving the terminal.  Moved from live.c as it was. */
+ * starting and leaving the terminal. */
 #include "config.h"
 
 #include <errno.h>

@@ -17,7 +17,6 @@
 #include "fleet.h"
 #include "i18n.h"
 #include "live_int.h"
-#include "sanitize.h"
 #include "state.h"
 
 #define CURSOR_EVERY_MS 1000
