@@ -1,6 +1,6 @@
 /* The dashboard view: header, process table, the selected process's
- * detail and fix, help, messages.  It renders the model through tui.c
- * and never touches the logs. */
+ * detail and fix, the hosts, help, messages: each a panel (dash_int.h).
+ * It renders the model through tui.c and never touches the logs. */
 #ifndef PLOGTOP_DASH_H
 #define PLOGTOP_DASH_H
 
@@ -28,7 +28,7 @@ enum dash_action { DASH_NONE, DASH_REDRAW, DASH_QUIT, DASH_PAGER,
 struct dash;
 
 /* Messages of log (the one sink) show on the message line and in the
- * messages view. */
+ * messages view; its notes (msglog_note) on the message line. */
 struct dash *dash_new(struct model *m, const struct catalog *cat,
 		      struct tui *tui, struct msglog *log);
 void dash_free(struct dash *d);
@@ -41,8 +41,5 @@ enum dash_action dash_key(struct dash *d, int key);
 int dash_paused(const struct dash *d);
 const char *dash_pager_file(const struct dash *d);
 unsigned long dash_pager_line(const struct dash *d);
-/* A note of the dashboard's own (theme: light; an error of o): shown on
- * the message line until the next key. */
-void dash_set_message(struct dash *d, const char *msg);
 
 #endif

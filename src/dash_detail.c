@@ -1,7 +1,9 @@
-/* The detail pane: the selected process's classes, one of its incidents
- * (the latest, or stepped to with [ ] / n N), and its fix or raw lines;
- * wrapped at spaces (never inside a word or a file name), scrolled no
- * further than its end, with a marker when more is below. */
+/* The detail pane, a panel: the selected process's classes, one of its
+ * incidents (the latest, or stepped to with [ ] / n N), and its fix or
+ * raw lines; wrapped at spaces (never inside a word or a file name),
+ * scrolled no further than its end, with a marker when more is below.
+ * Its keys scroll it (when it has the focus), step, show the raw lines
+ * and open the incident's file. */
 #include "config.h"
 
 #include <stdio.h>
@@ -11,6 +13,7 @@
 #include "dash_int.h"
 #include "sanitize.h"
 #include "textfit.h"
+#include "tui.h"
 #include "xalloc.h"
 
 #define MAX_STEP 1000	/* incidents the detail steps through */
@@ -25,7 +28,7 @@ static int by_time_desc(const void *x, const void *y)
 
 /* The incidents the detail steps through, newest first: the kept ones
  * in the window (all of them in "all"); the latest when none is kept. */
-size_t detail_incidents(const struct dash *d, const struct process *p,
+static size_t detail_incidents(const struct dash *d, const struct process *p,
 			const struct incident **out, size_t max)
 {
 	long long span = window_usec[d->win];
@@ -87,7 +90,7 @@ static void class_lines(struct dash *d, const struct process *p,
 		return;
 	}
 	sb_addf(out, "\f");
-	sb_addf(out, tr(L_WINDOW_CLASSES), p->recent.n);
+	sb_addf(out, _(L_WINDOW_CLASSES), p->recent.n);
 	sb_addc(out, '\n');
 	for (size_t i = 0; i < n; i++) {
 		size_t same = 0, seen = 0;
@@ -105,13 +108,13 @@ static void class_lines(struct dash *d, const struct process *p,
 	}
 }
 
-static void put_clean(const struct dash *d, struct strbuf *out,
+static void add_clean(const struct dash *d, struct strbuf *out,
 		      const char *s, size_t n)
 {
 	struct strbuf raw = STRBUF_INIT, c = STRBUF_INIT;
 
 	sb_add(&raw, s, n);
-	clean_text(d, &c, sb_str(&raw));
+	tui_clean(d->tui, &c, sb_str(&raw));
 	sb_adds(out, sb_str(&c));
 	sb_free(&raw);
 	sb_free(&c);
@@ -138,15 +141,15 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 	logtime_iso(inc->first, iso);
 	sb_adds(out, "\f");
 	if (n > 1)
-		sb_addf(out, tr(L_INCIDENT_N), (size_t)d->step + 1, n,
-			*iso ? iso : tr(L_UNKNOWN_TIME));
+		sb_addf(out, _(L_INCIDENT_N), (size_t)d->step + 1, n,
+			*iso ? iso : _(L_UNKNOWN_TIME));
 	else
-		sb_addf(out, tr(L_LATEST), *iso ? iso : tr(L_UNKNOWN_TIME));
+		sb_addf(out, _(L_LATEST), *iso ? iso : _(L_UNKNOWN_TIME));
 	if (inc->reported_code) {
-		sb_adds(out, tr(L_REPORTED));
-		put_clean(d, out, inc->reported_code, strlen(inc->reported_code));
+		sb_adds(out, _(L_REPORTED));
+		add_clean(d, out, inc->reported_code, strlen(inc->reported_code));
 	} else {
-		sb_adds(out, tr(L_NO_CODE));
+		sb_adds(out, _(L_NO_CODE));
 	}
 	sb_addc(out, '\n');
 	for (size_t i = 0; i < inc->nfields; i++) {
@@ -154,33 +157,33 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 			sb_adds(&sb, ", ");
 		sb_adds(&sb, inc->fields[i].key);
 		sb_addc(&sb, '=');
-		put_clean(d, &sb, inc->fields[i].value,
+		add_clean(d, &sb, inc->fields[i].value,
 			  strlen(inc->fields[i].value));
 	}
 	if (sb.len)
 		sb_addf(out, "%s\n", sb.buf);
 	if (d->show_raw) {
-		sb_addf(out, "\f%s\n", tr(L_RAW));
+		sb_addf(out, "\f%s\n", _(L_RAW));
 		for (size_t i = 0; i < inc->nraw; i++) {
 			sb_addc(out, '\v');
-			put_clean(d, out, inc->raw[i].file,
+			add_clean(d, out, inc->raw[i].file,
 				  strlen(inc->raw[i].file));
 			sb_addf(out, ":%lu: ", inc->raw[i].line);
-			put_clean(d, out, inc->raw[i].text,
+			add_clean(d, out, inc->raw[i].text,
 				  strcspn(inc->raw[i].text, "\n"));
 			sb_addc(out, '\n');
 		}
 		if (!inc->nraw)
-			sb_addf(out, "\v%s\n", tr(L_RAW_NOT_KEPT));
+			sb_addf(out, "\v%s\n", _(L_RAW_NOT_KEPT));
 	} else {
-		sb_addf(out, "\f%s\n", tr(L_FIX));
+		sb_addf(out, "\f%s\n", _(L_FIX));
 		sb_reset(&sb);
 		catalog_render(d->cat, "fix", inc, &sb);
 		/* The catalog's lines are lines of the pane; each is cleaned
 		 * (the fix quotes values from the logs). */
 		for (const char *l = sb_str(&sb); *l;) {
 			size_t k = strcspn(l, "\n");
-			put_clean(d, out, l, k);
+			add_clean(d, out, l, k);
 			sb_addc(out, '\n');
 			l += k + (l[k] == '\n');
 		}
@@ -238,7 +241,7 @@ static size_t screen_lines(struct dash *d, char *text, struct sline **out)
 	return n;
 }
 
-void draw_detail(struct dash *d, int y0, int height)
+static void draw_detail(struct dash *d, int y0, int height)
 {
 	struct tui *t = d->tui;
 	struct strbuf text = STRBUF_INIT, title = STRBUF_INIT, name = STRBUF_INIT;
@@ -249,14 +252,14 @@ void draw_detail(struct dash *d, int y0, int height)
 	if (!d->nrows || height < 1)
 		return;
 	const struct row *r = &d->rows[d->sel];
-	clean_text(d, &name, *r->p->name ? r->p->name : "-");
+	tui_clean(d->tui, &name, *r->p->name ? r->p->name : "-");
 	if (r->p->host) {	/* "python (node01)" */
 		struct strbuf host = STRBUF_INIT;
-		clean_text(d, &host, r->p->host->name);
+		tui_clean(d->tui, &host, r->p->host->name);
 		sb_addf(&name, " (%s)", sb_str(&host));
 		sb_free(&host);
 	}
-	sb_addf(&title, tr(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
+	sb_addf(&title, _(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
 		r->p->pid, name.buf, r->total, r->p->total);
 	tui_text(t, y0, 2, t->cols - 4, title.buf, TI_DETAIL_TITLE, 0);
 	detail_lines(d, &text);
@@ -277,10 +280,70 @@ void draw_detail(struct dash *d, int y0, int height)
 		tui_text(t, y0 + 1 + i, s->x, t->cols - s->x - 1, buf, s->item, 0);
 	}
 	if (more)
-		tui_text(t, y0 + height, 1, t->cols - 2, tr(L_MORE_BELOW),
+		tui_text(t, y0 + height, 1, t->cols - 2, _(L_MORE_BELOW),
 			 TI_STATUS, 0);
 	free(sl);
 	sb_free(&text);
 	sb_free(&title);
 	sb_free(&name);
 }
+
+/* ---- keys ---- */
+
+static void scroll(struct dash *d, long delta)
+{
+	long s = d->detail_scroll + delta;
+
+	d->detail_scroll = s < 0 ? 0 : s > d->detail_max ? d->detail_max
+		: (int)s;
+}
+
+static void step(struct dash *d, int delta)
+{
+	d->step += delta;
+	if (d->step < 0)
+		d->step = 0;
+	d->detail_scroll = 0;
+	/* detail_lines stops it at the oldest. */
+}
+
+/* The moves scroll the detail while it has the focus (Tab). */
+static enum dash_action scroll_key(struct dash *d, int key)
+{
+	long page = d->table_height > 1 ? d->table_height - 1 : 1;
+
+	switch (key) {
+	case TK_UP: case 'k': scroll(d, -1); break;
+	case TK_DOWN: case 'j': scroll(d, 1); break;
+	case TK_PPAGE: scroll(d, -page); break;
+	case TK_NPAGE: scroll(d, page); break;
+	case TK_HOME: case 'g': scroll(d, -(long)d->nrows - (1L << 20)); break;
+	case TK_END: case 'G': scroll(d, (long)d->nrows + (1L << 20)); break;
+	default: return DASH_NONE;
+	}
+	return DASH_REDRAW;
+}
+
+static enum dash_action detail_key(struct dash *d, int key)
+{
+	if (d->detail_focus && scroll_key(d, key) == DASH_REDRAW)
+		return DASH_REDRAW;
+	switch (key) {
+	case ']': case 'n': step(d, 1); break;
+	case '[': case 'N': step(d, -1); break;
+	case 'l': d->show_raw = !d->show_raw; d->detail_scroll = 0; break;
+	case 'o': {
+		const struct incident *inc = detail_incident(d);
+		if (inc && strcmp(inc->file, "-") != 0) {
+			d->pager_inc = inc;
+			return DASH_PAGER;
+		}
+		msglog_note(d->log, _(L_NOTHING_TO_OPEN));
+		break;
+	}
+	default: return DASH_NONE;
+	}
+	return DASH_REDRAW;
+}
+
+const struct panel detail_panel = { draw_detail, detail_key };

@@ -24,18 +24,18 @@ static void title_line(struct dash *d)
 
 	localtime_r(&now, &tm);
 	strftime(clock, sizeof clock, "%H:%M:%S", &tm);
-	sb_addf(&right, "%s%s%s ", d->paused ? tr(L_PAUSED) : "",
+	sb_addf(&right, "%s%s%s ", d->paused ? _(L_PAUSED) : "",
 		d->paused ? "  " : "", clock);
 	tui_clear_line(t, 0, TI_HEADER);
-	sb_addf(&sb, " %s %s  ", tr(L_TITLE), PACKAGE_VERSION);
+	sb_addf(&sb, " %s %s  ", _(L_TITLE), PACKAGE_VERSION);
 	if (st->demo)
-		sb_addf(&sb, "%s  ", tr(L_DEMO));
+		sb_addf(&sb, "%s  ", _(L_DEMO));
 	/* The roots take what is left, shortened in the middle. */
 	int room = t->cols - (int)text_width(sb.buf) -
 		   (int)text_width(right.buf) - (int)strlen(st->how) - 4;
 	if (room > 0 && !st->demo) {
 		struct strbuf roots = STRBUF_INIT;
-		clean_text(d, &roots, st->roots);
+		tui_clean(d->tui, &roots, st->roots);
 		path_fit(&sb, roots.buf ? roots.buf : "", (size_t)room,
 			 t->utf8 ? "\u2026" : "...");
 		sb_free(&roots);
@@ -49,6 +49,33 @@ static void title_line(struct dash *d)
 	sb_free(&right);
 }
 
+/* The hosts' fields: how many are up, the first one down. */
+static size_t host_fields(struct dash *d, struct strbuf *f)
+{
+	struct model *m = d->m;
+	size_t n = 0, down = model_hosts_in(m, HOST_DOWN);
+
+	if (!model_has_hosts(m))
+		return 0;
+	sb_addf(&f[n++], _(L_HOSTS_UP), model_hosts_in(m, HOST_UP),
+		m->nhosts);
+	/* The first host down by name: which one, without opening H. */
+	for (size_t i = 0; i < m->nhosts && down; i++) {
+		if (m->hosts[i]->state != HOST_DOWN)
+			continue;
+		struct strbuf c = STRBUF_INIT;
+		tui_clean(d->tui, &c, m->hosts[i]->name);
+		if (down > 1)
+			sb_addf(&f[n++], _(L_HOSTS_DOWN_MORE), sb_str(&c),
+				down - 1);
+		else
+			sb_addf(&f[n++], _(L_HOSTS_DOWN), sb_str(&c));
+		sb_free(&c);
+		break;
+	}
+	return n;
+}
+
 /* The fields of the status lines, most important first. */
 static size_t fields(struct dash *d, struct strbuf *f)
 {
@@ -57,35 +84,35 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	size_t n = 0;
 
 	if (d->paused)
-		sb_addf(&f[n++], tr(L_FROZEN), d->paused_clock);
+		sb_addf(&f[n++], _(L_FROZEN), d->paused_clock);
 	if (d->filter[0]) {
 		struct strbuf c = STRBUF_INIT;
-		clean_text(d, &c, d->filter);
-		sb_addf(&f[n++], tr(L_FILTER), sb_str(&c));
+		tui_clean(d->tui, &c, d->filter);
+		sb_addf(&f[n++], _(L_FILTER), sb_str(&c));
 		sb_free(&c);
 	}
-	sb_addf(&f[n++], tr(L_WINDOW), tr(window_names[d->win]));
+	sb_addf(&f[n++], _(L_WINDOW), _(window_names[d->win]));
 	if (st->since) {
 		struct strbuf c = STRBUF_INIT;
-		clean_text(d, &c, st->since);
-		sb_addf(&f[n++], tr(L_SINCE), sb_str(&c));
+		tui_clean(d->tui, &c, st->since);
+		sb_addf(&f[n++], _(L_SINCE), sb_str(&c));
 		sb_free(&c);
 	}
-	sb_addf(&f[n++], tr(L_INCIDENTS),
+	sb_addf(&f[n++], _(L_INCIDENTS),
 		model_count_window(d->m, 60LL * 1000000, now),
 		model_count_window(d->m, 3600LL * 1000000, now), d->m->n);
 	n += host_fields(d, f + n);
-	sb_addf(&f[n++], tr(L_PROCESSES), d->m->nprocs);
-	sb_addf(&f[n++], tr(L_FILES), st->files);
+	sb_addf(&f[n++], _(L_PROCESSES), d->m->nprocs);
+	sb_addf(&f[n++], _(L_FILES), st->files);
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)
-		sb_addf(&f[n++], tr(L_SKIPPED), d->m->nskipped);
+		sb_addf(&f[n++], _(L_SKIPPED), d->m->nskipped);
 	if (d->rate_known)
-		sb_addf(&f[n++], tr(L_LINES_S), d->lines_per_s);
-	sb_addf(&f[n], tr(L_SORT), tr(sort_names[d->sort]));
+		sb_addf(&f[n++], _(L_LINES_S), d->lines_per_s);
+	sb_addf(&f[n], _(L_SORT), _(sort_names[d->sort]));
 	if (d->reverse)
-		sb_adds(&f[n], tr(L_REV));
+		sb_adds(&f[n], _(L_REV));
 	n++;
 	return n;
 }

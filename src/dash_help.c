@@ -1,7 +1,5 @@
-/* The other views and the bottom of the screen: the help and the
- * messages (both scroll, with a marker when more is below), the sort
- * menu, the message line and the key bar (every key shown: the bar takes
- * a second line when one is not enough). */
+/* The panels of the other views: the help and the messages (both
+ * scroll, with a marker when more is below) and the sort menu. */
 #include "config.h"
 
 #include <stdio.h>
@@ -14,72 +12,15 @@
 #include "textfit.h"
 #include "xalloc.h"
 
-void draw_text(struct dash *d, int y0, int height, struct strbuf *text)
-{
-	const char **lines = xcalloc(text->len + 1, sizeof *lines);
-	size_t n = 0;
-
-	for (char *p = text->buf, *nl; p && (nl = strchr(p, '\n')); p = nl + 1) {
-		*nl = '\0';
-		lines[n++] = p;
-	}
-	draw_lines(d, y0, height, lines, n, TI_TITLE);
-	free(lines);
-}
-
-/* Lines from d->view_top in height rows; the last row says when more is
- * below.  The scroll stops at the end. */
-void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
-		size_t n, enum theme_item first_item)
-{
-	struct tui *t = d->tui;
-	int max = n > (size_t)height ? (int)(n - (size_t)height) : 0;
-
-	if (d->view_top > max)
-		d->view_top = max;
-	if (d->view_top < 0)
-		d->view_top = 0;
-	size_t from = (size_t)d->view_top;
-	int more = n - from > (size_t)height;
-	int show = more ? height - 1 : height;
-	for (int i = 0; i < show && from + (size_t)i < n; i++)
-		tui_text(t, y0 + i, 2, t->cols - 3, lines[from + (size_t)i],
-			 from + (size_t)i ? TI_FIX : first_item, 0);
-	if (more)
-		tui_text(t, y0 + height - 1, 2, t->cols - 3,
-			 tr(L_MORE_BELOW), TI_STATUS, 0);
-}
-
-/* Appends s wrapped to width cells, a line per "\n"-ended piece. */
-void wrap_into(struct strbuf *out, const char *s, size_t width)
-{
-	do {
-		size_t n = strcspn(s, "\n");
-		struct strbuf piece = STRBUF_INIT;
-		sb_add(&piece, s, n);
-		const char *p = piece.buf ? piece.buf : "";
-		do {
-			size_t k = wrap_break(p, width);
-			sb_add(out, p, k);
-			sb_addc(out, '\n');
-			p += k;
-			while (*p == ' ')
-				p++;
-		} while (*p);
-		sb_free(&piece);
-		s += n + (s[n] == '\n');
-	} while (*s);
-}
-
 /* The help in the language of the texts, wrapped to the terminal. */
-void draw_help(struct dash *d, int y0, int height)
+static void draw_help(struct dash *d, int y0, int height)
 {
 	struct strbuf text = STRBUF_INIT;
 	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1;
 
 	for (size_t i = 0; i < help_lines_n; i++) {
 		if (*help_lines[i])
-			wrap_into(&text, tr(help_lines[i]), width);
+			wrap_into(&text, _(help_lines[i]), width);
 		else
 			sb_addc(&text, '\n');
 	}
@@ -87,13 +28,13 @@ void draw_help(struct dash *d, int y0, int height)
 	sb_free(&text);
 }
 
-void draw_messages(struct dash *d, int y0, int height)
+static void draw_messages(struct dash *d, int y0, int height)
 {
 	size_t n = d->log ? d->log->n : 0;
 	const char **lines = xcalloc(n + 1, sizeof *lines);
 	struct strbuf *sb = xcalloc(n + 1, sizeof *sb);
 
-	sb_adds(&sb[0], tr(n ? L_MESSAGES_TITLE : L_MESSAGES_NONE));
+	sb_adds(&sb[0], _(n ? L_MESSAGES_TITLE : L_MESSAGES_NONE));
 	lines[0] = sb_str(&sb[0]);
 	for (size_t i = 0; i < n; i++) {
 		const struct msg *m = msglog_get(d->log, i);
@@ -113,148 +54,64 @@ void draw_messages(struct dash *d, int y0, int height)
 	free(lines);
 }
 
-void draw_sort_menu(struct dash *d, int y0, int height)
+static void draw_sort_menu(struct dash *d, int y0, int height)
 {
 	struct tui *t = d->tui;
 	int w = 24, x = 2;
 
-	tui_text(t, y0, x, w, tr(L_SORT_MENU), TI_TITLE, 1);
+	tui_text(t, y0, x, w, _(L_SORT_MENU), TI_TITLE, 1);
 	for (int i = 0, y = y0 + 1; i < S_COUNT && y < y0 + height; i++) {
 		char line[64];
 		if (!sort_shown(d, i))
 			continue;
 		snprintf(line, sizeof line, " %c %s", i == (int)d->sort ? '*'
-			 : ' ', tr(sort_names[i]));
+			 : ' ', _(sort_names[i]));
 		tui_text(t, y++, x, w, line,
 			 i == d->menu_sel ? TI_SELECTED : TI_KEYS, 1);
 	}
 }
 
-/* ---- the bottom lines ---- */
-
-/* "q quit", or "q:quit" compact (a narrow terminal). */
-static void key_item(const struct dash *d, size_t i, int compact,
-		     struct strbuf *sb)
+/* Esc, ? h or F1 close the help; the other keys scroll it. */
+static enum dash_action help_key(struct dash *d, int key)
 {
-	const struct keyhelp *k = &key_bar[i];
-	const char *key = d->tui->utf8 || !k->ascii_key ? k->key : k->ascii_key;
-
-	if (compact) {
-		for (const char *c = key; *c; c++)
-			if (*c != ' ')
-				sb_addc(sb, *c);
-		sb_addf(sb, ":%s", tr(k->what));
-	} else {
-		sb_addf(sb, "%s %s", key, tr(k->what));
+	if (key == '?' || key == 'h' || key == TK_F(1) || key == 27) {
+		d->view = V_MAIN;
+		return DASH_REDRAW;
 	}
+	return textview_key(d, key);
 }
 
-/* The lines the key bar takes in one form. */
-static int key_rows(const struct dash *d, int compact)
+/* Esc or e close the messages. */
+static enum dash_action messages_key(struct dash *d, int key)
 {
-	struct strbuf item = STRBUF_INIT;
-	size_t used = 0;
-	int rows = 1;
-	size_t sep = compact ? 1 : 2;
-
-	for (size_t i = 0; i < key_bar_n; i++) {
-		if (key_bar[i].hosts && !model_has_hosts(d->m))
-			continue;
-		sb_reset(&item);
-		key_item(d, i, compact, &item);
-		size_t w = text_width(item.buf);
-		if (used && used + sep + w > (size_t)d->tui->cols) {
-			rows++;
-			used = 0;
-		}
-		used += (used ? sep : 1) + w;
+	if (key == 'e' || key == 27) {
+		d->view = V_MAIN;
+		return DASH_REDRAW;
 	}
-	sb_free(&item);
-	return rows;
+	return textview_key(d, key);
 }
 
-/* The key bar's lines: items flowed, never cut; compact when the long
- * form would take more than two lines. */
-static int key_bar_flow(const struct dash *d, int draw, int y)
+static enum dash_action sort_menu_key(struct dash *d, int key)
 {
-	struct strbuf line = STRBUF_INIT, item = STRBUF_INIT;
-	int rows = 0;
-	int compact = key_rows(d, 0) > 2;
-	const char *sep = compact ? " " : "  ";
-
-	if (d->filtering || d->view != V_MAIN) {
-		const char *s = tr(d->filtering ? (model_has_hosts(d->m)
-						   ? L_FILTER_PROMPT_HOST
-						   : L_FILTER_PROMPT)
-				      : d->view == V_HELP ? L_HELP_CLOSE
-				      : d->view == V_MESSAGES ? L_MESSAGES_CLOSE
-				      : d->view == V_HOSTS ? L_HOSTS_CLOSE
-				      : L_SORT_MENU_KEYS);
-		if (draw) {
-			sb_adds(&line, s);
-			if (d->filtering) {
-				struct strbuf c = STRBUF_INIT;
-				clean_text(d, &c, d->filter);
-				sb_adds(&line, sb_str(&c));
-				sb_addc(&line, '_');
-				sb_free(&c);
-			}
-			tui_text(d->tui, y, 0, d->tui->cols, line.buf, TI_KEYS, 1);
-		}
-		sb_free(&line);
-		return 1;
+	switch (key) {
+	case TK_UP: case 'k':
+		d->menu_sel = next_sort(d, d->menu_sel, -1);
+		break;
+	case TK_DOWN: case 'j':
+		d->menu_sel = next_sort(d, d->menu_sel, 1);
+		break;
+	case '\r': case '\n': case TK_ENTER:
+		d->sort = (enum sortkey)d->menu_sel;
+		d->view = V_MAIN;
+		dash_build_rows(d);
+		break;
+	case 'q': case TK_F(10): return DASH_QUIT;
+	case TK_RESIZE: break;
+	default: d->view = V_MAIN; break;
 	}
-	for (size_t i = 0; i < key_bar_n; i++) {
-		if (key_bar[i].hosts && !model_has_hosts(d->m))
-			continue;
-		sb_reset(&item);
-		key_item(d, i, compact, &item);
-		if (line.len && text_width(line.buf) + strlen(sep) +
-		    text_width(item.buf) > (size_t)d->tui->cols) {
-			if (draw)
-				tui_text(d->tui, y + rows, 0, d->tui->cols,
-					 line.buf, TI_KEYS, 1);
-			rows++;
-			sb_reset(&line);
-		}
-		sb_adds(&line, line.len ? sep : " ");
-		sb_adds(&line, item.buf);
-	}
-	if (draw)
-		tui_text(d->tui, y + rows, 0, d->tui->cols, line.buf, TI_KEYS, 1);
-	rows++;
-	sb_free(&line);
-	sb_free(&item);
-	return rows;
+	return DASH_REDRAW;
 }
 
-int key_bar_rows(const struct dash *d)
-{
-	return key_bar_flow(d, 0, 0);
-}
-
-void draw_key_bar(struct dash *d, int y)
-{
-	key_bar_flow(d, 1, y);
-}
-
-/* The message line: the dashboard's own note, else the newest message
- * of the log that arrived since the last key; NULL when none. */
-const char *message_line(const struct dash *d, char *buf, size_t n)
-{
-	if (d->message[0]) {
-		snprintf(buf, n, " %s", d->message);
-		return buf;
-	}
-	if (!d->log || d->log->total <= d->log_seen || !d->log->n)
-		return NULL;
-	const struct msg *m = msglog_get(d->log, d->log->n - 1);
-	struct tm tm;
-	char when[16], more[64] = "";
-	localtime_r(&m->when, &tm);
-	strftime(when, sizeof when, "%H:%M:%S", &tm);
-	if (d->log->total - d->log_seen > 1)
-		snprintf(more, sizeof more, tr(L_MESSAGE_MORE), d->log->n);
-	snprintf(buf, n, " %s %s%s", when, m->text, more);
-	return buf;
-}
+const struct panel help_panel = { draw_help, help_key };
+const struct panel messages_panel = { draw_messages, messages_key };
+const struct panel sort_panel = { draw_sort_menu, sort_menu_key };

@@ -1,10 +1,19 @@
-/* The dashboard's parts (dash*.c) share this: the state, the labels and
- * the column table.  Labels live in one table (dash_text.c) so that a
- * translation replaces strings, not code; columns are data, so that a
- * new one (a HOST column) is a row of the table. */
+/* The dashboard's parts (dash*.c) share this: the state, the labels,
+ * the column table and the panels.  Labels live in one table
+ * (dash_text.c) so that a translation replaces strings, not code;
+ * columns are data, so that a new one (a HOST column) is a row of the
+ * table.  The layers, each calling only those below it:
+ *   dash.c, dash_keys.c    the frame and the keys: which panel is where
+ *   the panels             processes (dash_table.c), detail, hosts,
+ *                          help, messages and sort menu (dash_help.c),
+ *                          the header
+ *   dash_rows.c            the rows of the tables, from the model
+ *   columns.c, textview.c, dash_cells.c, dash_text.c
+ *   tui.c, terminal.c      the terminal */
 #ifndef PLOGTOP_DASH_INT_H
 #define PLOGTOP_DASH_INT_H
 
+#include "columns.h"
 #include "dash.h"
 #include "msglog.h"
 #include "strbuf.h"
@@ -39,7 +48,7 @@ enum sortkey { S_LAST, S_TOTAL, S_PID, S_NAME, S_ALIVE, S_HOST, S_COL0,
 extern const enum resource res_columns[NRES];
 extern const char *const sort_names[S_COUNT];
 
-/* ---- the table's columns (dash_table.c) ---- */
+/* ---- the process table's columns (dash_text.c) ---- */
 enum col_id { C_HOST, C_PID, C_NAME, C_ALIVE, C_RES0, C_TOTAL = C_RES0 + NRES,
 	      C_TREND, C_LAST, C_COUNT };
 
@@ -52,13 +61,6 @@ struct column {
 	int sort;		/* enum sortkey, -1 none */
 };
 extern const struct column columns[C_COUNT];
-
-/* Where each shown column is, for drawing and for mouse clicks. */
-struct layout {
-	int shown[C_COUNT];	/* column ids in order */
-	int x[C_COUNT], w[C_COUNT];
-	int n;
-};
 
 struct row {
 	struct process *p;
@@ -109,11 +111,10 @@ struct dash {
 	long long rate_ms;
 	double lines_per_s;
 	int rate_known;
-	char message[256];
 	size_t log_seen;	/* messages before the last key */
 	const struct incident *pager_inc;
 	int table_y, table_height;
-	struct layout lay;
+	struct col_layout lay;	/* the process table's */
 	int mouse;
 	unsigned long long fold_gen;	/* the model's, when rows were built */
 	unsigned long long history_done_ms;
@@ -124,48 +125,59 @@ struct dash {
 	size_t nhrows, hsel, htop;
 };
 
-/* dash.c */
-void dash_build_rows(struct dash *d);
-void dash_remember_selection(struct dash *d);
-void clean_text(const struct dash *d, struct strbuf *sb, const char *s);
-void day_time(char *buf, size_t n, logtime_t t);
+/* A view of the dashboard: draws itself in height rows from y0, and
+ * takes a key: DASH_NONE when the key is not its own (key NULL: a
+ * panel that takes none).  A panel reads the state above and the model,
+ * and calls only what is below it (dash_rows.c and lower). */
+struct panel {
+	void (*draw)(struct dash *d, int y0, int height);
+	enum dash_action (*key)(struct dash *d, int key);
+};
+extern const struct panel procs_panel;		/* dash_table.c */
+extern const struct panel detail_panel;		/* dash_detail.c */
+extern const struct panel host_table_panel;	/* dash_hosts.c: v */
+extern const struct panel host_detail_panel;
+extern const struct panel hosts_panel;		/* H */
+extern const struct panel help_panel;		/* dash_help.c */
+extern const struct panel messages_panel;
+extern const struct panel sort_panel;
+
 /* dash_header.c: draws the header; returns the rows it took. */
 int draw_header(struct dash *d);
-/* dash_table.c */
-void layout_table(struct dash *d);
-void draw_table(struct dash *d, int y0, int height);
-/* The last TREND_MINUTES counts as a sparkline, scaled to their peak. */
-void trend_text(const struct dash *d, const unsigned *trend,
-		struct strbuf *sb);
-int column_at(const struct dash *d, int x);
-/* dash_detail.c */
-void draw_detail(struct dash *d, int y0, int height);
-const struct incident *detail_incident(const struct dash *d);
-size_t detail_incidents(const struct dash *d, const struct process *p,
-			const struct incident **out, size_t max);
-/* dash_help.c: help, messages, sort menu, key bar, message line. */
-void draw_help(struct dash *d, int y0, int height);
-void draw_messages(struct dash *d, int y0, int height);
-void draw_sort_menu(struct dash *d, int y0, int height);
+/* dash_bar.c: the bottom lines. */
 int key_bar_rows(const struct dash *d);
 void draw_key_bar(struct dash *d, int y);
 const char *message_line(const struct dash *d, char *buf, size_t n);
+/* dash_detail.c: the incident the detail shows (o opens it). */
+const struct incident *detail_incident(const struct dash *d);
+
+/* dash_rows.c: the tables' rows from the model, filtered and sorted;
+ * the selection kept on its process (or host). */
+void dash_build_rows(struct dash *d);
+void dash_remember_selection(struct dash *d);
+/* Every host's row in the order named, then the local input's;
+ * returns the rows there are. */
+size_t fill_host_rows(struct dash *d, struct host_row *rows);
+int sort_shown(const struct dash *d, int k);
+/* The next sort key shown after k (delta 1) or before it (-1). */
+int next_sort(const struct dash *d, int k, int delta);
+const char *host_label(const struct model_host *h);
+
+/* textview.c: text that scrolls (d->view_top), with a marker when
+ * more is below; the scrolling keys of a text view. */
 void draw_lines(struct dash *d, int y0, int height, const char *const *lines,
 		size_t n, enum theme_item first_item);
-void wrap_into(struct strbuf *out, const char *s, size_t width);
 /* text's lines (each ended by a newline; they are cut there), as
  * draw_lines shows them. */
 void draw_text(struct dash *d, int y0, int height, struct strbuf *text);
-/* dash_hosts.c: the hosts' parts (v, H, the header's hosts). */
-int sort_shown(const struct dash *d, int k);
-const char *host_label(const struct model_host *h);
-void dash_build_host_rows(struct dash *d);
-void draw_host_table(struct dash *d, int y0, int height);
-void draw_host_detail(struct dash *d, int y0, int height);
-void draw_hosts_view(struct dash *d, int y0, int height);
-size_t host_fields(struct dash *d, struct strbuf *f);
-enum dash_action host_table_key(struct dash *d, int key);
-/* dash_keys.c */
-enum dash_action dash_key(struct dash *d, int key);
+void wrap_into(struct strbuf *out, const char *s, size_t width);
+enum dash_action textview_key(struct dash *d, int key);
+
+/* dash_cells.c: the texts of cells. */
+/* HH:MM:SS today, else MM-DD HH:MM: a time column says its day. */
+void day_time(char *buf, size_t n, logtime_t t);
+/* The last TREND_MINUTES counts as a sparkline, scaled to their peak. */
+void trend_text(const struct tui *t, const unsigned *trend,
+		struct strbuf *sb);
 
 #endif

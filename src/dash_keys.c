@@ -1,9 +1,11 @@
-/* Keys and mouse, in htop's and lnav's habits: F1/h help, F10/q quit,
- * F3 or / filter (applied as typed), F6 or > sort menu, g/G, [ ] and
- * n/N step through incidents, a click selects a row or sorts by a head. */
+/* Keys, in htop's and lnav's habits: F1/h help, F10/q quit, F3 or /
+ * filter (applied as typed), F6 or > sort menu, g/G, [ ] and n/N step
+ * through incidents, a click selects a row or sorts by a head.  A key
+ * goes to the view shown (help, messages, hosts, sort menu); on the
+ * main screen to the table's panel, then the detail's, then to the keys
+ * of the whole dashboard here. */
 #include "config.h"
 
-#include <curses.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -25,10 +27,10 @@ static enum dash_action filter_key(struct dash *d, int key)
 	if (key == 27) {			/* Esc clears it */
 		d->filter[0] = '\0';
 		d->filtering = 0;
-	} else if (key == '\r' || key == '\n' || key == KEY_ENTER) {
+	} else if (key == '\r' || key == '\n' || key == TK_ENTER) {
 		d->filtering = 0;
 		return DASH_REDRAW;
-	} else if (key == KEY_BACKSPACE || key == 127 || key == 8) {
+	} else if (key == TK_BACKSPACE || key == 127 || key == 8) {
 		if (n)
 			d->filter[n - 1] = '\0';
 	} else if (key == CTRL('u')) {
@@ -48,113 +50,6 @@ static enum dash_action filter_key(struct dash *d, int key)
 	return DASH_REDRAW;
 }
 
-static void move_sel(struct dash *d, long delta)
-{
-	if (d->detail_focus) {
-		long s = d->detail_scroll + delta;
-		d->detail_scroll = s < 0 ? 0 : s > d->detail_max ? d->detail_max
-			: (int)s;
-		return;
-	}
-	long s = (long)d->sel + delta;
-	if (s < 0)
-		s = 0;
-	if (d->nrows && s >= (long)d->nrows)
-		s = (long)d->nrows - 1;
-	d->sel = (size_t)s;
-	dash_remember_selection(d);
-}
-
-static void set_sort(struct dash *d, enum sortkey k)
-{
-	if (d->sort == k)
-		d->reverse = !d->reverse;
-	else
-		d->sort = k, d->reverse = 0;
-}
-
-/* A click: a row selects it (the detail shows it), a column head sorts
- * by that column (again: reversed). */
-static void mouse_key(struct dash *d)
-{
-	MEVENT ev;
-
-	if (getmouse(&ev) != OK || d->view != V_MAIN ||
-	    !(ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED |
-			   BUTTON1_RELEASED)))
-		return;
-	if (ev.y == d->table_y) {
-		int c = column_at(d, ev.x);
-		if (c >= 0 && columns[c].sort >= 0 && !(ev.bstate &
-							 BUTTON1_RELEASED))
-			set_sort(d, (enum sortkey)columns[c].sort);
-	} else if (ev.y > d->table_y && ev.y <= d->table_y + d->table_height) {
-		size_t k = d->top + (size_t)(ev.y - d->table_y - 1);
-		if (k < d->nrows) {
-			d->sel = k;
-			d->detail_focus = 0;
-			dash_remember_selection(d);
-		}
-	}
-}
-
-static enum dash_action view_key(struct dash *d, int key)
-{
-	int page = d->tui->rows / 2;
-
-	switch (key) {
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case KEY_UP: case 'k': d->view_top--; break;
-	case KEY_DOWN: case 'j': d->view_top++; break;
-	case KEY_PPAGE: d->view_top -= page; break;
-	case KEY_NPAGE: case ' ': d->view_top += page; break;
-	case KEY_HOME: case 'g': d->view_top = 0; break;
-	case KEY_END: case 'G': d->view_top = 1 << 20; break;
-	case KEY_RESIZE: break;
-	default: d->view = V_MAIN; break;
-	}
-	return DASH_REDRAW;
-}
-
-/* The next sort key shown (host: only when hosts are read). */
-static int next_sort(const struct dash *d, int k, int delta)
-{
-	do
-		k = (k + S_COUNT + delta) % S_COUNT;
-	while (!sort_shown(d, k));
-	return k;
-}
-
-static enum dash_action menu_key(struct dash *d, int key)
-{
-	switch (key) {
-	case KEY_UP: case 'k':
-		d->menu_sel = next_sort(d, d->menu_sel, -1);
-		break;
-	case KEY_DOWN: case 'j':
-		d->menu_sel = next_sort(d, d->menu_sel, 1);
-		break;
-	case '\r': case '\n': case KEY_ENTER:
-		d->sort = (enum sortkey)d->menu_sel;
-		d->view = V_MAIN;
-		dash_build_rows(d);
-		break;
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case KEY_RESIZE: break;
-	default: d->view = V_MAIN; break;
-	}
-	return DASH_REDRAW;
-}
-
-static void step(struct dash *d, int delta)
-{
-	d->step += delta;
-	if (d->step < 0)
-		d->step = 0;
-	d->detail_scroll = 0;
-	/* detail_lines stops it at the oldest. */
-}
-
 static void toggle_pause(struct dash *d)
 {
 	d->paused = !d->paused;
@@ -172,7 +67,7 @@ static void toggle_pause(struct dash *d)
 static void host_keys(struct dash *d, int key)
 {
 	if (!model_has_hosts(d->m)) {
-		dash_set_message(d, tr(L_NO_HOSTS));
+		msglog_note(d->log, _(L_NO_HOSTS));
 	} else if (key == 'H') {
 		d->view = V_HOSTS;
 		d->view_top = 0;
@@ -182,15 +77,12 @@ static void host_keys(struct dash *d, int key)
 	}
 }
 
-static enum dash_action main_key(struct dash *d, int key)
+/* The keys of the whole dashboard, whichever panel has the focus. */
+static enum dash_action global_key(struct dash *d, int key)
 {
-	long page = d->table_height > 1 ? d->table_height - 1 : 1;
-
-	if (d->by_host && host_table_key(d, key) == DASH_REDRAW)
-		return DASH_REDRAW;
 	switch (key) {
-	case 'q': case KEY_F(10): return DASH_QUIT;
-	case '?': case 'h': case KEY_F(1):
+	case 'q': case TK_F(10): return DASH_QUIT;
+	case '?': case 'h': case TK_F(1):
 		d->view = V_HELP;
 		d->view_top = 0;
 		break;
@@ -198,47 +90,45 @@ static enum dash_action main_key(struct dash *d, int key)
 		d->view = V_MESSAGES;
 		d->view_top = 1 << 20;	/* the newest */
 		break;
-	case '>': case KEY_F(6):
+	case '>': case TK_F(6):
 		d->view = V_SORT_MENU;
 		d->menu_sel = (int)d->sort;
 		break;
-	case KEY_UP: case 'k': move_sel(d, -1); break;
-	case KEY_DOWN: case 'j': move_sel(d, 1); break;
-	case KEY_PPAGE: move_sel(d, -page); break;
-	case KEY_NPAGE: move_sel(d, page); break;
-	case KEY_HOME: case 'g': move_sel(d, -(long)d->nrows - (1L << 20)); break;
-	case KEY_END: case 'G': move_sel(d, (long)d->nrows + (1L << 20)); break;
-	case '\t': case '\r': case '\n': case KEY_ENTER:
+	case '\t': case '\r': case '\n': case TK_ENTER:
 		d->detail_focus = !d->detail_focus;
 		break;
-	case ']': case 'n': step(d, 1); break;
-	case '[': case 'N': step(d, -1); break;
 	case 's': d->sort = next_sort(d, d->sort, 1); break;
 	case 'v': case 'H': host_keys(d, key); break;
 	case 'S': d->reverse = !d->reverse; break;
 	case 'w': d->win = (d->win + 1) % W_COUNT; d->step = 0; break;
-	case '/': case KEY_F(3): d->filtering = 1; break;
+	case '/': case TK_F(3): d->filtering = 1; break;
 	case 'p': toggle_pause(d); break;
-	case 'l': d->show_raw = !d->show_raw; d->detail_scroll = 0; break;
 	case 't': return DASH_THEME;
 	case 'm':
 		d->mouse = tui_mouse(d->tui, !d->mouse);
-		dash_set_message(d, tr(d->mouse ? L_MOUSE_ON : L_MOUSE_OFF));
+		msglog_note(d->log, _(d->mouse ? L_MOUSE_ON : L_MOUSE_OFF));
 		break;
-	case KEY_MOUSE: mouse_key(d); break;
-	case 'o': {
-		const struct incident *inc = detail_incident(d);
-		if (inc && strcmp(inc->file, "-") != 0) {
-			d->pager_inc = inc;
-			return DASH_PAGER;
-		}
-		dash_set_message(d, tr(L_NOTHING_TO_OPEN));
-		break;
-	}
 	case CTRL('l'): tui_refresh(1); break;
-	case KEY_RESIZE: break;
+	case TK_RESIZE: break;
 	default: return DASH_NONE;
 	}
+	return DASH_REDRAW;
+}
+
+static enum dash_action main_key(struct dash *d, int key)
+{
+	enum dash_action a;
+
+	/* The table by host has keys of its own (moves, Enter, clicks). */
+	if (d->by_host && (a = host_table_panel.key(d, key)) != DASH_NONE)
+		return a;
+	a = d->by_host ? DASH_NONE : procs_panel.key(d, key);
+	if (a == DASH_NONE)
+		a = detail_panel.key(d, key);
+	if (a == DASH_NONE)
+		a = global_key(d, key);
+	if (a != DASH_REDRAW)
+		return a;
 	if (!d->paused)
 		dash_build_rows(d);
 	return DASH_REDRAW;
@@ -247,23 +137,18 @@ static enum dash_action main_key(struct dash *d, int key)
 enum dash_action dash_key(struct dash *d, int key)
 {
 	/* A key acknowledges the message line (errors of o included). */
-	if (key != KEY_RESIZE && key != KEY_MOUSE) {
-		d->message[0] = '\0';
+	if (key != TK_RESIZE && key != TK_MOUSE) {
+		if (d->log)
+			msglog_note_clear(d->log);
 		d->log_seen = d->log ? d->log->total : 0;
 	}
 	if (d->filtering)
 		return filter_key(d, key);
-	if (d->view == V_HELP || d->view == V_MESSAGES || d->view == V_HOSTS) {
-		if ((d->view == V_HELP && (key == '?' || key == 'h' ||
-					   key == KEY_F(1))) ||
-		    (d->view == V_MESSAGES && key == 'e') ||
-		    (d->view == V_HOSTS && key == 'H') || key == 27) {
-			d->view = V_MAIN;
-			return DASH_REDRAW;
-		}
-		return view_key(d, key);
+	switch (d->view) {
+	case V_HELP: return help_panel.key(d, key);
+	case V_MESSAGES: return messages_panel.key(d, key);
+	case V_HOSTS: return hosts_panel.key(d, key);
+	case V_SORT_MENU: return sort_panel.key(d, key);
+	default: return main_key(d, key);
 	}
-	if (d->view == V_SORT_MENU)
-		return menu_key(d, key);
-	return main_key(d, key);
 }

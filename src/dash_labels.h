@@ -1,7 +1,8 @@
 /* Every text the dashboard shows, in one place, marked with N_() for
- * xgettext (po/plogtop.pot); tr() gives the translation where they are
- * used.  Texts with % are formats (tr keeps them checked).  Their
- * widths are terminal cells, whatever the language (textfit.h). */
+ * xgettext (po/plogtop.pot); _() gives the translation where they are
+ * used.  Texts with % are formats (gettext's format_arg keeps them
+ * checked).  Their widths are terminal cells, whatever the language
+ * (textfit.h). */
 #ifndef PLOGTOP_DASH_LABELS_H
 #define PLOGTOP_DASH_LABELS_H
 
@@ -55,7 +56,7 @@
 #define L_MOUSE_OFF N_("mouse off (m turns it on)")
 #define L_MESSAGE_MORE N_(" (e: all %zu messages)")
 
-/* Hosts read over ssh (issue 11): the header, v and H. */
+/* Hosts read over ssh: the header, v and H. */
 #define L_HOSTS_UP N_("hosts %zu/%zu up")
 #define L_HOSTS_DOWN N_("down: %s")
 #define L_HOSTS_DOWN_MORE N_("down: %s +%zu")
@@ -74,8 +75,5 @@
 #define L_NO_HOST_MATCH N_("No host matches the filter.")
 #define L_NO_HOSTS N_("No host is read (HOST:PATH, -H or --hosts name some).")
 #define L_FILTER_PROMPT_HOST N_(" filter (pid, name or host; Enter keeps, Esc clears, " "^U ^W erase): ")
-
-/* The text shown for a label: its translation (gettext), or itself. */
-const char *tr(const char *msgid) __attribute__((format_arg(1)));
 
 #endif

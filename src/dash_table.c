@@ -1,6 +1,8 @@
-/* The process table: columns from the table in dash_text.c, dropped by
- * priority when the terminal is narrow (NAME shrinks to its minimum
- * first), the sorted column's head highlighted. */
+/* The process table, a panel: columns from the table in dash_text.c
+ * laid out by the column engine (dropped by priority when the terminal
+ * is narrow, NAME shrinks to its minimum first), the sorted column's
+ * head highlighted; its keys move the selection, a click selects a row
+ * or sorts by a head. */
 #include "config.h"
 
 #include <stdio.h>
@@ -8,162 +10,68 @@
 
 #include "dash_int.h"
 #include "sanitize.h"
+#include "tui.h"
 
 #define NAME_MAX_W 32
+
+/* The column engine takes COLS_MAX columns at most. */
+_Static_assert(C_COUNT <= COLS_MAX, "COLS_MAX");
 #define HOST_MAX_W 16
 
-/* The widths that depend on the rows: HOST's and PID's. */
-struct data_widths {
-	int host;	/* 0: no HOST column */
-	int pid;
-};
-
-/* A column's width: its own, or its head's in the language of the texts
- * when wider (terminal cells); HOST's: the widest host name's; PID's:
- * the widest pid's (a pid wider than the column would push every column
- * after it out of line). */
-static int col_width(int i, const struct data_widths *dw)
+/* The columns as the engine takes them: NAME grows up to NAME_MAX_W. */
+static void proc_specs(struct col_spec *spec)
 {
-	int hw = (int)text_width(tr(columns[i].head));
-	int w = columns[i].width;
-
-	if (columns[i].id == C_HOST && dw->host > w)
-		w = dw->host;
-	if (columns[i].id == C_PID && dw->pid > w)
-		w = dw->pid;
-	return hw > w ? hw : w;
+	for (int i = 0; i < C_COUNT; i++)
+		spec[i] = (struct col_spec){ columns[i].head, columns[i].width,
+			columns[i].right, columns[i].drop,
+			columns[i].id == C_NAME ? NAME_MAX_W : 0 };
 }
 
-/* Which columns fit in cols, and where.  Every column but NAME has its
- * width; NAME gets what is left, between its minimum and NAME_MAX_W.
- * HOST is shown when dw->host is not 0 (hosts are read). */
-static void layout_for(struct layout *l, int cols,
-		       const struct data_widths *dw)
+/* HOST is as wide as the widest host name (shown when hosts are read),
+ * PID as the widest pid (a pid wider than the column would push every
+ * column after it out of line). */
+static void layout_table(struct dash *d, const struct col_spec *spec)
 {
-	int keep[C_COUNT], need = -1;
-
-	for (int i = 0; i < C_COUNT; i++) {
-		keep[i] = columns[i].id != C_HOST || dw->host;
-		if (keep[i])
-			need += col_width(i, dw) + 1;
-	}
-	/* Drop the highest priority first; the rightmost of a priority. */
-	while (need > cols) {
-		int worst = -1;
-		for (int i = C_COUNT - 1; i >= 0; i--)
-			if (keep[i] && columns[i].drop &&
-			    (worst < 0 || columns[i].drop > columns[worst].drop))
-				worst = i;
-		if (worst < 0)
-			break;
-		keep[worst] = 0;
-		need -= col_width(worst, dw) + 1;
-	}
-	int extra = cols - need, x = 0;
-	l->n = 0;
-	for (int i = 0; i < C_COUNT; i++) {
-		if (!keep[i])
-			continue;
-		int w = col_width(i, dw);
-		if (columns[i].id == C_NAME) {
-			int grow = extra < NAME_MAX_W - w ? extra : NAME_MAX_W - w;
-			w += grow > 0 ? grow : 0;
-		}
-		l->shown[l->n] = i;
-		l->x[l->n] = x;
-		l->w[l->n] = w;
-		l->n++;
-		x += w + 1;
-	}
-}
-
-void layout_table(struct dash *d)
-{
-	struct data_widths dw = { 0, 0 };
-	char pid[24];
+	int want[C_COUNT] = { 0 }, host = 0, pid = 0;
+	char buf[24];
 
 	for (size_t i = 0; i < d->m->nhosts; i++) {
 		int w = (int)text_width(d->m->hosts[i]->name);
-		dw.host = w > dw.host ? w : dw.host;
+		host = w > host ? w : host;
 	}
-	if (model_has_hosts(d->m) && dw.host < 1)
-		dw.host = 1;
-	if (dw.host > HOST_MAX_W)
-		dw.host = HOST_MAX_W;
+	if (model_has_hosts(d->m) && host < 1)
+		host = 1;
+	if (host > HOST_MAX_W)
+		host = HOST_MAX_W;
 	/* The rows shown: the processes that pass the filter. */
 	for (size_t i = 0; i < d->nrows; i++) {
-		int w = snprintf(pid, sizeof pid, "%ld", d->rows[i].p->pid);
-		dw.pid = w > dw.pid ? w : dw.pid;
+		int w = snprintf(buf, sizeof buf, "%ld", d->rows[i].p->pid);
+		pid = w > pid ? w : pid;
 	}
-	layout_for(&d->lay, d->tui->cols, &dw);
+	for (int i = 0; i < C_COUNT; i++)
+		if (columns[i].id == C_HOST)
+			want[i] = host ? host : -1;
+		else if (columns[i].id == C_PID)
+			want[i] = pid;
+	cols_layout(&d->lay, spec, C_COUNT, want, d->tui->cols);
 }
 
-int column_at(const struct dash *d, int x)
-{
-	for (int k = 0; k < d->lay.n; k++)
-		if (x >= d->lay.x[k] && x <= d->lay.x[k] + d->lay.w[k])
-			return d->lay.shown[k];
-	return -1;
-}
-
-/* Text in a cell, aligned. */
-static void cell(const struct dash *d, int y, int k, const char *s,
-		 enum theme_item item)
-{
-	const struct column *c = &columns[d->lay.shown[k]];
-	int w = d->lay.w[k];
-	char buf[128];
-	size_t sw = text_width(s);
-
-	/* Padded in cells, not bytes: a head may be Chinese. */
-	if (c->right && sw < (size_t)w && strlen(s) + (size_t)w < sizeof buf) {
-		snprintf(buf, sizeof buf, "%*s%s", (int)((size_t)w - sw), "",
-			 s);
-		s = buf;
-	}
-	/* The space before the next column belongs to this one. */
-	tui_text(d->tui, y, d->lay.x[k], w + 1, s, item, 1);
-}
-
-static void draw_head(struct dash *d, int y)
-{
-	tui_clear_line(d->tui, y, TI_TABLE_HEAD);
-	for (int k = 0; k < d->lay.n; k++) {
-		const struct column *c = &columns[d->lay.shown[k]];
-		int sorted = c->sort >= 0 && (enum sortkey)c->sort == d->sort;
-		cell(d, y, k, tr(c->head),
-		     sorted ? TI_SELECTED : TI_TABLE_HEAD);
-	}
-}
-
-void trend_text(const struct dash *d, const unsigned *trend,
-		struct strbuf *sb)
-{
-	unsigned max = 1;
-
-	for (int i = 0; i < TREND_MINUTES; i++)
-		if (trend[i] > max)
-			max = trend[i];
-	for (int i = 0; i < TREND_MINUTES; i++)
-		sb_adds(sb, tui_spark(d->tui, trend[i]
-			? 1 + (int)(7 * trend[i] / max) : 0));
-}
-
-static void draw_row(struct dash *d, int y, const struct row *r,
-		     int selected)
+static void draw_row(struct dash *d, const struct col_spec *spec, int y,
+		     const struct row *r, int selected)
 {
 	enum theme_item base = selected ? TI_SELECTED : r->fresh ? TI_NEW
 			       : r->alive ? TI_ROW : TI_DEAD;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int k = 0; k < d->lay.n; k++) {
-		enum col_id id = columns[d->lay.shown[k]].id;
+		int i = d->lay.shown[k];
+		enum col_id id = columns[i].id;
 		enum theme_item item = base;
 		char last[24];
 		sb_reset(&sb);
 		switch (id) {
 		case C_HOST:
-			clean_text(d, &sb, r->p->host ? r->p->host->name : "-");
+			tui_clean(d->tui, &sb, r->p->host ? r->p->host->name : "-");
 			break;
 		case C_PID:
 			if (r->p->pid)
@@ -172,10 +80,10 @@ static void draw_row(struct dash *d, int y, const struct row *r,
 				sb_adds(&sb, "-");
 			break;
 		case C_NAME:
-			clean_text(d, &sb, *r->p->name ? r->p->name : "-");
+			tui_clean(d->tui, &sb, *r->p->name ? r->p->name : "-");
 			break;
 		case C_ALIVE:
-			sb_adds(&sb, tr(d->st->demo ? L_ALIVE_DEMO
+			sb_adds(&sb, _(d->st->demo ? L_ALIVE_DEMO
 					   : r->alive ? L_ALIVE_YES
 					   : L_ALIVE_NO));
 			break;
@@ -185,7 +93,7 @@ static void draw_row(struct dash *d, int y, const struct row *r,
 				item = TI_COUNT;
 			break;
 		case C_TREND:
-			trend_text(d, r->trend, &sb);
+			trend_text(d->tui, r->trend, &sb);
 			if (base == TI_ROW)
 				item = TI_GRAPH;
 			break;
@@ -200,32 +108,111 @@ static void draw_row(struct dash *d, int y, const struct row *r,
 				item = v ? TI_COUNT : TI_ZERO;
 		}
 		}
-		cell(d, y, k, sb_str(&sb), item);
+		cols_cell(d->tui, &d->lay, spec, y, i, sb_str(&sb), item);
 	}
 	sb_free(&sb);
 }
 
-void draw_table(struct dash *d, int y0, int height)
+/* The column the table is sorted by, -1 none. */
+static int sorted_column(const struct dash *d)
 {
-	layout_table(d);
-	draw_head(d, y0);
+	for (int i = 0; i < C_COUNT; i++)
+		if (columns[i].sort >= 0 &&
+		    (enum sortkey)columns[i].sort == d->sort)
+			return i;
+	return -1;
+}
+
+static void draw_table(struct dash *d, int y0, int height)
+{
+	struct col_spec spec[C_COUNT];
+
+	proc_specs(spec);
+	layout_table(d, spec);
+	cols_head(d->tui, &d->lay, spec, y0, sorted_column(d));
 	int rows = height - 1;
 	if (d->sel >= d->nrows)
 		d->sel = d->nrows ? d->nrows - 1 : 0;
-	if (d->sel < d->top)
-		d->top = d->sel;
-	if (rows > 0 && d->sel >= d->top + (size_t)rows)
-		d->top = d->sel - (size_t)rows + 1;
+	cols_scroll(d->sel, &d->top, rows);
 	for (int i = 0; i < rows; i++) {
 		size_t k = d->top + (size_t)i;
 		if (k >= d->nrows)
 			break;
-		draw_row(d, y0 + 1 + i, &d->rows[k], k == d->sel);
+		draw_row(d, spec, y0 + 1 + i, &d->rows[k], k == d->sel);
 	}
 	if (!d->nrows)
 		tui_text(d->tui, y0 + 1, 2, d->tui->cols - 2,
-			 tr(d->filter[0] ? L_NO_MATCH : L_NONE_YET),
+			 _(d->filter[0] ? L_NO_MATCH : L_NONE_YET),
 			 TI_ROW, 0);
 	d->table_y = y0;
 	d->table_height = rows;
 }
+
+/* ---- keys ---- */
+
+static void set_sort(struct dash *d, enum sortkey k)
+{
+	if (d->sort == k)
+		d->reverse = !d->reverse;
+	else
+		d->sort = k, d->reverse = 0;
+}
+
+/* A click: a row selects it (the detail shows it), a column head sorts
+ * by that column (again: reversed). */
+static void mouse_key(struct dash *d)
+{
+	struct tui_click ev;
+
+	if (!tui_click(&ev) || d->view != V_MAIN || !ev.button1)
+		return;
+	if (ev.y == d->table_y) {
+		int c = cols_at(&d->lay, ev.x);
+		if (c >= 0 && columns[c].sort >= 0 && !ev.released)
+			set_sort(d, (enum sortkey)columns[c].sort);
+	} else if (ev.y > d->table_y && ev.y <= d->table_y + d->table_height) {
+		size_t k = d->top + (size_t)(ev.y - d->table_y - 1);
+		if (k < d->nrows) {
+			d->sel = k;
+			d->detail_focus = 0;
+			dash_remember_selection(d);
+		}
+	}
+}
+
+static void move_sel(struct dash *d, long delta)
+{
+	long s = (long)d->sel + delta;
+	if (s < 0)
+		s = 0;
+	if (d->nrows && s >= (long)d->nrows)
+		s = (long)d->nrows - 1;
+	d->sel = (size_t)s;
+	dash_remember_selection(d);
+}
+
+/* The moves while the table has the focus (the detail's otherwise),
+ * and clicks. */
+static enum dash_action table_key(struct dash *d, int key)
+{
+	long page = d->table_height > 1 ? d->table_height - 1 : 1;
+
+	if (key == TK_MOUSE) {
+		mouse_key(d);
+		return DASH_REDRAW;
+	}
+	if (d->detail_focus)
+		return DASH_NONE;
+	switch (key) {
+	case TK_UP: case 'k': move_sel(d, -1); break;
+	case TK_DOWN: case 'j': move_sel(d, 1); break;
+	case TK_PPAGE: move_sel(d, -page); break;
+	case TK_NPAGE: move_sel(d, page); break;
+	case TK_HOME: case 'g': move_sel(d, -(long)d->nrows - (1L << 20)); break;
+	case TK_END: case 'G': move_sel(d, (long)d->nrows + (1L << 20)); break;
+	default: return DASH_NONE;
+	}
+	return DASH_REDRAW;
+}
+
+const struct panel procs_panel = { draw_table, table_key };

@@ -3,11 +3,6 @@
 
 #include "dash_int.h"
 
-const char *tr(const char *msgid)
-{
-	return _(msgid);
-}
-
 /* TRANSLATORS: the key bar: a word or two for what each key does. */
 const struct keyhelp key_bar[] = {
 	{ "q", NULL, N_("quit"), 0 },

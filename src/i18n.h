@@ -1,5 +1,5 @@
 /* Translations through GNU gettext: _() translates a text, N_() marks one
- * kept in a table and translated where it is used (with _() or tr()).
+ * kept in a table and translated where it is used (with _()).
  * Every text a person reads goes through one of them; what machines read
  * (JSON keys, codes, resources, causes, option names) does not.
  * Configured with --disable-nls, all of them give the English text. */

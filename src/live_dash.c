@@ -87,7 +87,7 @@ static void next_theme(struct live *lv)
 	tui_theme(&lv->tui, &lv->theme, &lv->mono);
 	sb_addf(&msg, "theme: %s%s", lv->theme.name,
 		lv->tui.colours ? "" : _(" (monochrome terminal)"));
-	dash_set_message(lv->dash, msg.buf);
+	msglog_note(&lv->log, msg.buf);
 	sb_free(&msg);
 	sb_free(&err);
 }
@@ -108,7 +108,7 @@ static void open_pager(struct live *lv)
 	if (access(file, R_OK) < 0) {
 		sb_addf(&msg, _("cannot open %s: %s (rotated away?)"), file,
 			strerror(errno));
-		dash_set_message(lv->dash, msg.buf);
+		msglog_note(&lv->log, msg.buf);
 		sb_free(&msg);
 		return;
 	}
@@ -128,7 +128,7 @@ static void open_pager(struct live *lv)
 	 * nothing is written on the screen behind the dashboard's back. */
 	if (pipe2(fds, O_CLOEXEC) < 0) {
 		sb_addf(&msg, "pipe: %s", strerror(errno));
-		dash_set_message(lv->dash, msg.buf);
+		msglog_note(&lv->log, msg.buf);
 		sb_free(&msg);
 		free(copy);
 		return;
@@ -162,7 +162,7 @@ static void open_pager(struct live *lv)
 		sb_addf(&msg, _("$PAGER (%s) failed with status %d"), argv[0],
 			WEXITSTATUS(status));
 	if (msg.len)
-		dash_set_message(lv->dash, msg.buf);
+		msglog_note(&lv->log, msg.buf);
 	sb_free(&msg);
 	free(copy);
 }

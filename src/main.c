@@ -26,6 +26,7 @@
 #include "rules.h"
 #include "sanitize.h"
 #include "state.h"
+#include "terminal.h"
 #include "theme.h"
 #include "xalloc.h"
 
@@ -150,18 +151,7 @@ static int wants_dashboard(const struct options *o)
 	for (size_t i = 0; i < o->npaths; i++)
 		if (strcmp(o->paths[i], "-") == 0)
 			return 0;
-	return isatty(STDOUT_FILENO) && isatty(STDIN_FILENO);
-}
-
-static int use_color(enum color c)
-{
-	const char *term = getenv("TERM");
-	const char *no = getenv("NO_COLOR");
-
-	if (c != COLOR_AUTO)
-		return c == COLOR_ALWAYS;
-	return isatty(STDOUT_FILENO) && !(no && *no) &&
-	       !(term && strcmp(term, "dumb") == 0);
+	return terminal_interactive();
 }
 
 static double seconds_since(const struct timespec *t0)
@@ -275,7 +265,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 	}
 	struct report_opts ro = {
 		.cat = cat, .host = host, .version = PACKAGE_VERSION,
-		.color = use_color(o->color), .width = 80,
+		.color = terminal_report_colour(o->color), .width = 80,
 		.incidents = json ? &js : NULL,
 		.state_file = o->state_file, .counted_since = m.counted_since,
 	};
@@ -285,7 +275,7 @@ static int run_once(const struct options *o, struct ruleset *rs,
 		struct strbuf head = STRBUF_INIT;
 		/* Tens of megabytes may go out: in large writes, not in the
 		 * default 4 KiB ones.  The buffer stays stdout's until exit. */
-		if (!isatty(STDOUT_FILENO))
+		if (!terminal_stdout())
 			setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
 		json_stream_init(&js, stdout, cat);
 		report_json_head(&head, &ro);
@@ -366,7 +356,7 @@ static void say_locale(const struct options *o)
 static void say_reading_stdin(const struct options *o)
 {
 	for (size_t i = 0; i < o->npaths; i++) {
-		if (strcmp(o->paths[i], "-") == 0 && isatty(STDIN_FILENO)) {
+		if (strcmp(o->paths[i], "-") == 0 && terminal_stdin()) {
 			fputs(_("plogtop: reading standard input (Ctrl-D "
 				"ends it)\n"), stderr);
 			return;

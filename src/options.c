@@ -12,6 +12,7 @@
 #include "options.h"
 #include "sanitize.h"
 #include "strbuf.h"
+#include "terminal.h"
 #include "xalloc.h"
 
 /* --help, a paragraph or an option a text: what a translator translates
@@ -514,9 +515,7 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "PATH");
 	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
 		return usage_error("--hello is for", "--follow --format=ndjson");
-	const char *no = getenv("NO_COLOR");
-	o->want_colour = o->color == COLOR_ALWAYS ||
-			 (o->color == COLOR_AUTO && !(no && *no));
+	o->want_colour = terminal_dashboard_colour(o->color);
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])
 			return usage_error("an empty PATH is not a path:", "");

@@ -8,14 +8,14 @@
 #include "i18n.h"
 #include "report.h"
 #include "sanitize.h"
+#include "terminal.h"
 #include "textfit.h"
 #include "xalloc.h"
 
-/* SGR sequences; the only escape codes plogtop writes in text reports. */
-#define BOLD(o) ((o)->color ? "\033[1m" : "")
-#define RED(o) ((o)->color ? "\033[1;31m" : "")
-#define DIM(o) ((o)->color ? "\033[2m" : "")
-#define OFF(o) ((o)->color ? "\033[0m" : "")
+#define BOLD(o) ((o)->color ? TERMINAL_BOLD : "")
+#define RED(o) ((o)->color ? TERMINAL_RED : "")
+#define DIM(o) ((o)->color ? TERMINAL_DIM : "")
+#define OFF(o) ((o)->color ? TERMINAL_OFF : "")
 
 static const struct {
 	enum resource r;

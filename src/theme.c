@@ -8,6 +8,7 @@
 #include "i18n.h"
 #include "datadir.h"
 #include "fileio.h"
+#include "terminal.h"
 #include "theme.h"
 
 const char *const theme_names[] = { "default", "light", "mono",
@@ -200,16 +201,10 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 
 enum theme_bg theme_terminal_bg(const struct theme *start)
 {
-	const char *fgbg = getenv("COLORFGBG");
+	enum terminal_bg bg = terminal_background();
 
-	/* "FG;BG" or "FG;default;BG": colours 0-6 and 8 are dark. */
-	if (fgbg && *fgbg) {
-		const char *last = strrchr(fgbg, ';');
-		char *end;
-		long bg = strtol(last ? last + 1 : fgbg, &end, 10);
-		if (last && !*end && bg >= 0 && bg <= 15)
-			return bg <= 6 || bg == 8 ? BG_DARK : BG_LIGHT;
-	}
+	if (bg != TERMINAL_BG_UNKNOWN)
+		return bg == TERMINAL_BG_DARK ? BG_DARK : BG_LIGHT;
 	if (start && start->background != BG_ANY)
 		return start->background;
 	return BG_DARK;

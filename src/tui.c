@@ -2,79 +2,20 @@
 
 #include <curses.h>
 #include <stdlib.h>
-#include <term.h>
 #include <stdio.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "i18n.h"
 #include "sanitize.h"
+#include "terminal.h"
 #include "tui.h"
-
-/* Whether TERM can show the dashboard, before curses takes the screen:
- * an exact reason and what to do when not. */
-static int check_term(struct strbuf *err)
-{
-	const char *term = getenv("TERM");
-	int e = 0;
-
-	if (!term || !*term) {
-		sb_adds(err, _("TERM is not set, so the terminal's kind is "
-			"unknown: run TERM=xterm-256color plogtop, or use "
-			"--once or --follow (no terminal needed)"));
-		return -1;
-	}
-	struct strbuf name = STRBUF_INIT;
-	sanitize(&name, term, strlen(term));
-	if (!locale_is_utf8()) {
-		struct strbuf a = STRBUF_INIT;
-		escape_8bit(&a, name.buf, name.len);
-		sb_free(&name);
-		name = a;
-	}
-	int rc = -1;
-	if (strcmp(term, "dumb") == 0) {
-		sb_addf(err, _("TERM=dumb cannot show the dashboard (no cursor "
-			"movement): use plogtop --once or --follow here, or "
-			"run it in a real terminal (e.g. TERM=xterm-256color)"));
-	} else if (setupterm((char *)term, STDOUT_FILENO, &e) != OK) {
-		if (e == 0)
-			sb_addf(err, _("TERM=%s is not known on this host (no "
-				"terminfo entry): run TERM=xterm-256color "
-				"plogtop, or install the entry (infocmp -x "
-				"%s | tic -x - on a host that has it); "
-				"--once and --follow need none"), name.buf,
-				name.buf);
-		else
-			sb_addf(err, _("no terminfo database for TERM=%s: "
-				"install ncurses-base (or ncurses-term), or "
-				"use plogtop --once or --follow"), name.buf);
-	} else {
-		const char *cup = tigetstr("cup");
-		if (!cup || cup == (char *)-1)
-			sb_addf(err, _("TERM=%s cannot move the cursor, so it "
-				"cannot show the dashboard: use "
-				"TERM=xterm-256color, or plogtop --once or "
-				"--follow"), name.buf);
-		else
-			rc = 0;
-		del_curterm(cur_term);
-	}
-	sb_free(&name);
-	return rc;
-}
 
 int tui_start(struct tui *t, int want_colour, struct strbuf *err)
 {
 	memset(t, 0, sizeof *t);
 	t->want_colour = want_colour;
 	t->utf8 = locale_is_utf8();
-	if (!isatty(STDIN_FILENO) || !isatty(STDOUT_FILENO)) {
-		sb_adds(err, _("the dashboard needs a terminal: use --once or "
-			"--follow when the output is a file or a pipe"));
-		return -1;
-	}
-	if (check_term(err) < 0)
+	if (terminal_check(err) < 0)
 		return -1;
 	/* newterm, unlike initscr, returns an error instead of exiting. */
 	if (!newterm(NULL, stdout, stdin)) {
@@ -206,13 +147,56 @@ void tui_theme(struct tui *t, const struct theme *theme,
 	}
 }
 
+/* curses' keys under the terminal layer's names. */
+static int tui_key_of(int k)
+{
+	static const struct {
+		int curses, tui;
+	} names[] = {
+		{ KEY_ENTER, TK_ENTER }, { KEY_BACKSPACE, TK_BACKSPACE },
+		{ KEY_UP, TK_UP }, { KEY_DOWN, TK_DOWN },
+		{ KEY_PPAGE, TK_PPAGE }, { KEY_NPAGE, TK_NPAGE },
+		{ KEY_HOME, TK_HOME }, { KEY_END, TK_END },
+		{ KEY_RESIZE, TK_RESIZE }, { KEY_MOUSE, TK_MOUSE },
+	};
+
+	if (k < KEY_MIN)
+		return k;
+	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+		if (names[i].curses == k)
+			return names[i].tui;
+	if (k >= KEY_F(0) && k <= KEY_F(63))
+		return TK_F(k - KEY_F(0));
+	return TK_OTHER;
+}
+
 int tui_key(struct tui *t)
 {
 	int k = getch();
 
 	if (k == KEY_RESIZE)
 		tui_size(t);
-	return k == ERR ? -1 : k;
+	return k == ERR ? -1 : tui_key_of(k);
+}
+
+int tui_click(struct tui_click *c)
+{
+	MEVENT ev;
+
+	if (getmouse(&ev) != OK)
+		return 0;
+	c->y = ev.y;
+	c->x = ev.x;
+	c->button1 = (ev.bstate & (BUTTON1_CLICKED | BUTTON1_PRESSED |
+				   BUTTON1_RELEASED)) != 0;
+	c->released = (ev.bstate & BUTTON1_RELEASED) != 0;
+	return 1;
+}
+
+void tui_clean(const struct tui *t, struct strbuf *sb, const char *s)
+{
+	sb_reset(sb);
+	clean_for(sb, s, strlen(s), t->utf8 ? CLEAN_UTF8 : CLEAN_ASCII);
 }
 
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,
@@ -224,7 +208,7 @@ void tui_text(const struct tui *t, int y, int x, int width, const char *s,
 		width = t->cols - x;
 	struct strbuf ascii = STRBUF_INIT;
 	if (!t->utf8) {
-		escape_8bit(&ascii, s, strlen(s));
+		clean_for(&ascii, s, strlen(s), CLEAN_ASCII | CLEAN_DONE);
 		s = sb_str(&ascii);
 	}
 	size_t n = text_fit(s, (size_t)width);

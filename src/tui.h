@@ -1,11 +1,14 @@
-/* The terminal: the one place that knows curses.  Start-up and
- * restoring, colours from a theme (degraded to what the terminal has, or
- * monochrome), keys, and a few drawing helpers that take sanitised text. */
+/* The dashboard's screen, over curses (with terminal.c, the only files
+ * that include curses.h): start-up and restoring, colours from a theme
+ * (degraded to what the terminal has, or monochrome), keys and clicks
+ * under names of its own, and a few drawing helpers that take sanitised
+ * text.  Whether there is a terminal and colour is terminal.c's. */
 #ifndef PLOGTOP_TUI_H
 #define PLOGTOP_TUI_H
 
 #include <stddef.h>
 
+#include "strbuf.h"
 #include "theme.h"
 
 struct tui {
@@ -26,13 +29,35 @@ void tui_stop(struct tui *t);
 void tui_theme(struct tui *t, const struct theme *theme,
 	       const struct theme *mono);
 
-/* A key, or -1 when none is waiting.  KEY_RESIZE updates rows/cols. */
+/* Keys beyond bytes, under names of the terminal layer (curses' own
+ * stay in tui.c); a byte (a letter, Esc 27, Tab) is itself. */
+enum tui_keycode {
+	TK_ENTER = 0x1000, TK_BACKSPACE, TK_UP, TK_DOWN, TK_PPAGE, TK_NPAGE,
+	TK_HOME, TK_END, TK_RESIZE, TK_MOUSE,
+	TK_OTHER,		/* a key with no name here */
+	TK_F0 = 0x1100		/* function keys: TK_F(1) is F1 */
+};
+#define TK_F(n) (TK_F0 + (n))
+
+/* A key, or -1 when none is waiting.  TK_RESIZE updates rows/cols. */
 int tui_key(struct tui *t);
+
+/* The click a TK_MOUSE key reports. */
+struct tui_click {
+	int y, x;
+	int button1;		/* the first button: pressed, released, clicked */
+	int released;		/* ... and it was released */
+};
+/* Reads the click of a TK_MOUSE key: 1, or 0 when there is none. */
+int tui_click(struct tui_click *c);
 void tui_size(struct tui *t);
-/* Mouse clicks reported as KEY_MOUSE, or not; returns the new state (0
+/* Mouse clicks reported as TK_MOUSE, or not; returns the new state (0
  * when the terminal has no mouse). */
 int tui_mouse(struct tui *t, int on);
 
+/* Replaces sb with s sanitised for the screen, in ASCII (\xNN) when
+ * the terminal cannot show UTF-8: any bytes from a log or a host. */
+void tui_clean(const struct tui *t, struct strbuf *sb, const char *s);
 /* Text at (y, x) in at most width columns, padded to width when pad.
  * Without UTF-8 every byte >= 0x80 is spelt \xNN: no garbage. */
 void tui_text(const struct tui *t, int y, int x, int width, const char *s,

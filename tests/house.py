@@ -16,7 +16,7 @@ import os
 import re
 import sys
 
-TERMINAL = {"tui.c", "term.c"}          # the terminal layer: may include curses.h
+TERMINAL = {"tui.c", "terminal.c"}          # the terminal layer: may include curses.h
 SINK = {"msglog.c"}                     # the one sink: may write to stderr
 FILE_MAX, FUNC_MAX = 600, 80
 
