@@ -199,8 +199,9 @@ void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
 		return;
 	fh->resume = 0;
 	sb_reset(&fh->cursor);
-	msglog_about(fl->o.log, fh->mh->name, _("plogtop there does not know --resume: reading "
-			    "it without"));
+	msglog_about(fl->o.log, fh->mh->name,
+		     _("plogtop there does not know --resume: reading "
+		       "it without"));
 }
 
 void fleet_resume_free(struct fleet_host *fh)

@@ -38,8 +38,9 @@ int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
 		return -1;
 	if (fleet_seen_add(&fh->seen, id) < 0 && !fh->seen_full_said) {
 		fh->seen_full_said = 1;
-		msglog_about(fl->o.log, fh->mh->name, _("remembers no more incidents of this host: "
-				    "a reconnect may count some again"));
+		msglog_about(fl->o.log, fh->mh->name,
+			     _("remembers no more incidents of this host: "
+			       "a reconnect may count some again"));
 	}
 	return 0;
 }

@@ -62,9 +62,9 @@ static void emit(void *ctx, struct incident *inc)
 static int file_held(void *ctx, const char *file, unsigned long long now)
 {
 	struct follower *fw = ctx;
-	const struct tail *t = fw->rd.stdin_tail &&
-			       fw->rd.stdin_tail->path == file
-			       ? fw->rd.stdin_tail : tailtab_find(&fw->tt, file);
+	const struct tail *in = fw->rd.stdin_tail;
+	const struct tail *t = in && in->path == file
+			       ? in : tailtab_find(&fw->tt, file);
 
 	return t && follow_held(fw, t, now);
 }

@@ -35,9 +35,9 @@ enum clean_target {
 	CLEAN_ASCII = 1,	/* a screen whose charset is not UTF-8 */
 	CLEAN_LOCALE = 2,	/* stderr, a text report or line on stdout:
 				 * ASCII unless the locale's charset is UTF-8 */
-	CLEAN_DONE = 4,		/* or'ed in: the text is sanitised already (a
-				 * report or a line made of sanitised parts),
-				 * only its charset is fitted */
+	/* Or'ed in: the text is sanitised already (a report or a line
+	 * made of sanitised parts), only its charset is fitted. */
+	CLEAN_DONE = 4,
 };
 
 /* The one "clean this for that output": appends the n bytes at s to out,
