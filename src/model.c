@@ -330,7 +330,7 @@ void model_problem(struct model *m, const char *path, const char *fmt, ...)
 
 /* ---- counting ---- */
 
-static int same_class(const struct klass *a, const struct incident *inc)
+static int same_class(const struct class_key *a, const struct incident *inc)
 {
 	return a->code == inc->code && a->resource == inc->resource &&
 	       a->cause == inc->cause;
@@ -398,12 +398,12 @@ static struct name_count *find_name(struct model *m, const char *name)
 }
 
 void model_count_name(struct model *m, const char *name,
-		      const struct klass *k, size_t n)
+		      const struct class_key *k, size_t n)
 {
 	struct name_count *nc = find_name(m, name);
 
 	for (size_t i = 0; i < nc->nclasses; i++) {
-		struct klass *c = &nc->classes[i].k;
+		struct class_key *c = &nc->classes[i].k;
 		if (c->code == k->code && c->resource == k->resource &&
 		    c->cause == k->cause) {
 			nc->classes[i].n += n;
@@ -496,7 +496,7 @@ static void count_in_section(struct model *m, struct incident *inc)
 				       (m->nsections + 1) * sizeof *m->sections);
 		s = &m->sections[m->nsections++];
 		memset(s, 0, sizeof *s);
-		s->k = (struct klass){ inc->code, inc->resource, inc->cause };
+		s->k = (struct class_key){ inc->code, inc->resource, inc->cause };
 	}
 	s->n++;
 	if (!s->example || model_incident_cmp(inc, s->example) < 0) {

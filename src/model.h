@@ -41,15 +41,8 @@
 #define MODEL_SKEW_USEC (10LL * 60 * 1000000)
 #define MODEL_OTHER_NAME "(other)"
 
-/* A class: code, resource and cause together. */
-struct klass {
-	enum code code;
-	enum resource resource;
-	enum cause cause;
-};
-
 struct class_count {
-	struct klass k;
+	struct class_key k;
 	size_t n;
 	size_t seq;	/* when the pair (process, class) was first seen */
 };
@@ -82,7 +75,7 @@ struct model_host {
 	unsigned long long retry_ms;	/* down: the next attempt */
 	unsigned attempts;		/* connections tried */
 	size_t n;			/* incidents counted */
-	size_t by_code[3];
+	size_t by_code[CODE_COUNT];
 	size_t by_resource[RES_COUNT];
 	size_t nprocs;			/* processes tracked now */
 	logtime_t last;			/* its latest incident's log time */
@@ -159,7 +152,7 @@ struct scan_stats {
 
 /* One section of a report: all incidents of a class. */
 struct section {
-	struct klass k;
+	struct class_key k;
 	size_t n;
 	struct incident *example;	/* keeps its raw lines */
 	/* Set by model_sort: the processes hit, in the order first hit. */
@@ -169,7 +162,7 @@ struct section {
 
 struct model {
 	size_t n;			/* incidents counted */
-	size_t by_code[3];		/* by enum code */
+	size_t by_code[CODE_COUNT];	/* by enum code */
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
 	struct htab proc_index;
@@ -310,7 +303,7 @@ size_t model_count(const struct model *m, enum code code);
 /* Adds n incidents of a class to a name's counters alone (the prom
  * file's), as a state file remembers them. */
 void model_count_name(struct model *m, const char *name,
-		      const struct klass *k, size_t n);
+		      const struct class_key *k, size_t n);
 
 /* ---- hosts (model_host.c) ---- */
 

@@ -15,7 +15,7 @@
 #include "xalloc.h"
 
 struct series {
-	struct klass k;
+	struct class_key k;
 	const char *name;
 	size_t n;
 };
@@ -87,12 +87,13 @@ void prom_render(struct strbuf *out, const struct model *m,
 	size_t n;
 	struct series *v = by_name(m, &n);
 
-	metric_head(out, "plogtop_incidents_total", "counter",
+	metric_head(out, TAX_PROM_INCIDENTS, "counter",
 		    "Failed runtime API calls (EE1023 resource exhaustion, "
 		    "EE1001 invalid argument) found in plog logs.");
 	for (size_t i = 0; i < n; i++) {
-		sb_addf(out, "plogtop_incidents_total{code=\"%s\",resource=\"%s\","
-			"cause=\"%s\",process=\"", code_name(v[i].k.code),
+		sb_addf(out, TAX_PROM_INCIDENTS "{" TAX_KEY_CODE "=\"%s\","
+			TAX_KEY_RESOURCE "=\"%s\"," TAX_KEY_CAUSE "=\"%s\","
+			TAX_KEY_PROCESS "=\"", code_name(v[i].k.code),
 			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
 		label(out, v[i].name);
 		sb_addf(out, "\"} %zu\n", v[i].n);

@@ -62,7 +62,7 @@ struct worker {
 	struct strbuf err;
 	const struct catalog *cat;	/* NULL: no JSON to render */
 	logtime_t since;		/* the model's --since */
-	struct first_of firsts[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT];
+	struct first_of firsts[CODE_COUNT][RES_COUNT][CAUSE_COUNT];
 	struct ruleset *rs;
 	struct model m;		/* its own: paths interned, files read */
 	struct follower *fw;
@@ -124,7 +124,7 @@ static void push(struct worker *w, struct item it)
  * model hold no more than it needs. */
 static int may_be_example(struct worker *w, const struct incident *inc)
 {
-	if ((unsigned)inc->code > CODE_EE1001 ||
+	if ((unsigned)inc->code >= CODE_COUNT ||
 	    (unsigned)inc->resource >= RES_COUNT ||
 	    (unsigned)inc->cause >= CAUSE_COUNT)
 		return 1;
@@ -356,7 +356,7 @@ static int start_worker(struct worker *w, const struct share *sh,
 
 static void end_worker(struct worker *w)
 {
-	for (enum code c = CODE_NONE; c <= CODE_EE1001; c++)
+	for (enum code c = CODE_NONE; c < CODE_COUNT; c++)
 		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
 			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
 				free(w->firsts[c][r][k].file);

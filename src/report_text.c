@@ -17,16 +17,7 @@
 #define DIM(o) ((o)->color ? TERMINAL_DIM : "")
 #define OFF(o) ((o)->color ? TERMINAL_OFF : "")
 
-static const struct {
-	enum resource r;
-	const char *head;
-} columns[] = {
-	{ RES_STREAM, N_("Strm") }, { RES_NOTIFY, N_("Ntfy") },
-	{ RES_EVENT, N_("Evnt") }, { RES_ASYNC_COPY, N_("Acpy") },
-	{ RES_MEMCPY, N_("Mcpy") }, { RES_ARGUMENT, N_("Arg") },
-};
-
-#define NCOLUMNS (sizeof columns / sizeof columns[0])
+#define NCOLUMNS NRES	/* the taxonomy's (taxonomy.h) */
 
 /* Log content, sanitised, cut to width columns. */
 static void put_clean(struct strbuf *sb, const char *s, size_t width, int pad)
@@ -289,7 +280,7 @@ static void process_table(struct strbuf *sb, const struct model *m,
 	pad(sb, _("TOTAL"), 5, 1);
 	for (size_t c = 0; c < NCOLUMNS; c++) {
 		sb_addc(sb, ' ');
-		pad(sb, _(columns[c].head), 4, 1);
+		pad(sb, _(resource_head(RES_COLUMN(c))), 4, 1);
 	}
 	sb_addc(sb, ' ');
 	pad(sb, _("FIRST"), 11, 0);
@@ -308,7 +299,7 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		put_clean(sb, *p->name ? p->name : "-", 12, 1);
 		sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
 		for (size_t c = 0; c < NCOLUMNS; c++) {
-			size_t n = p->by_resource[columns[c].r];
+			size_t n = p->by_resource[RES_COLUMN(c)];
 			if (n)
 				sb_addf(sb, " %4zu", n);
 			else
@@ -318,8 +309,13 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		short_time(last, p->last);
 		sb_addf(sb, " %-11s %s\n", first, last);
 	}
-	sb_addf(sb, "%s%s%s\n", DIM(o), _("Strm=stream Ntfy=notify "
-		"Evnt=event Acpy=async copy Mcpy=memcpy Arg=argument"), OFF(o));
+	sb_adds(sb, DIM(o));
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		if (c)
+			sb_addc(sb, ' ');
+		sb_adds(sb, _(resource_legend(RES_COLUMN(c))));
+	}
+	sb_addf(sb, "%s\n", OFF(o));
 }
 
 /* Appends text wrapped to width columns: its first line after first

@@ -9,16 +9,6 @@
 #include "rules_int.h"
 #include "xalloc.h"
 
-static const char *const code_names[] = { "", "EE1023", "EE1001" };
-static const char *const resource_names[] = {
-	"", "stream", "notify", "event", "async_copy", "memcpy", "argument",
-	"unknown"
-};
-static const char *const cause_names[] = {
-	"", "graph_streams", "streams_created", "graph_concurrency",
-	"notifies_created", "events_created", "graph_copy_tasks",
-	"kind_location_mismatch", "unknown"
-};
 static const char *const role_names[] = {
 	"none", "boundary", "trailer", "veto", "heading", "preamble", "body",
 	"prefix", "call"
@@ -34,42 +24,13 @@ static int lookup(const char *const *names, size_t n, const char *s)
 	return 0;
 }
 
-const char *code_name(enum code c) { return code_names[c]; }
-const char *resource_name(enum resource r) { return resource_names[r]; }
-const char *cause_name(enum cause c) { return cause_names[c]; }
 const char *role_name(enum role r) { return role_names[r]; }
-enum code code_from_name(const char *s)
-{
-	return (enum code)lookup(code_names, NAMES(code_names), s);
-}
-enum resource resource_from_name(const char *s)
-{
-	return (enum resource)lookup(resource_names, NAMES(resource_names), s);
-}
-enum cause cause_from_name(const char *s)
-{
-	return (enum cause)lookup(cause_names, NAMES(cause_names), s);
-}
 
 int role_from_name(const char *s)
 {
 	int i = lookup(role_names, NAMES(role_names), s);
 
 	return i || strcmp(s, "none") == 0 ? i : -1;
-}
-
-enum resource resource_of_cause(enum cause c)
-{
-	switch (c) {
-	case CAUSE_GRAPH_STREAMS:
-	case CAUSE_STREAMS_CREATED: return RES_STREAM;
-	case CAUSE_GRAPH_CONCURRENCY:
-	case CAUSE_NOTIFIES_CREATED: return RES_NOTIFY;
-	case CAUSE_EVENTS_CREATED: return RES_EVENT;
-	case CAUSE_GRAPH_COPY_TASKS: return RES_ASYNC_COPY;
-	case CAUSE_KIND_LOCATION_MISMATCH: return RES_MEMCPY;
-	default: return RES_NONE;
-	}
 }
 
 struct ruleset *ruleset_new(void)

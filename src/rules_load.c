@@ -44,6 +44,36 @@ static int fail(struct loader *ld, unsigned long line, const char *fmt, ...)
 	return -1;
 }
 
+/* The names a rule may give, from the taxonomy: every resource but
+ * unknown, which is what an incident gets when no line says one. */
+static int unknown_resource(struct loader *ld, const char *v)
+{
+	struct strbuf list = STRBUF_INIT;
+	enum resource last = RES_NONE;
+
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++)
+		if (r != RES_UNKNOWN)
+			last = r;
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++) {
+		if (r == RES_UNKNOWN)
+			continue;
+		if (!list.len) {
+			sb_adds(&list, resource_name(r));
+			continue;
+		}
+		char *before = sb_detach(&list);
+		/* TRANSLATORS: a list of names: its last two, its others. */
+		sb_addf(&list, r == last ? _("%s or %s") : _("%s, %s"), before,
+			resource_name(r));
+		free(before);
+	}
+	int rc = fail(ld, ld->lineno, _("unknown resource '%s' (use %s; "
+		      "leave it out when the line does not say)"), v,
+		      sb_str(&list));
+	sb_free(&list);
+	return rc;
+}
+
 static char *trim(char *s)
 {
 	char *e = s + strlen(s);
@@ -106,20 +136,17 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 		if (i < 0)
 			return fail(ld, ld->lineno, _("unknown role '%s'"), v);
 		r->info.role = (enum role)i;
-	} else if (strcmp(key, "code") == 0) {
+	} else if (strcmp(key, TAX_KEY_CODE) == 0) {
 		r->class_line = ld->lineno;
 		if (!(r->info.code = code_from_name(v)))
 			return fail(ld, ld->lineno,
 				    _("unknown code '%s' (EE1023 or EE1001)"), v);
-	} else if (strcmp(key, "resource") == 0) {
+	} else if (strcmp(key, TAX_KEY_RESOURCE) == 0) {
 		r->class_line = ld->lineno;
 		r->info.resource = resource_from_name(v);
 		if (!r->info.resource || r->info.resource == RES_UNKNOWN)
-			return fail(ld, ld->lineno, _("unknown resource '%s' (use "
-				    "stream, notify, event, async_copy, memcpy "
-				    "or argument; leave it out when the line "
-				    "does not say)"), v);
-	} else if (strcmp(key, "cause") == 0) {
+			return unknown_resource(ld, v);
+	} else if (strcmp(key, TAX_KEY_CAUSE) == 0) {
 		r->class_line = ld->lineno;
 		r->info.cause = cause_from_name(v);
 		if (!r->info.cause || r->info.cause == CAUSE_UNKNOWN)
@@ -155,18 +182,13 @@ static int check_consistency(struct loader *ld, struct rule *r)
 
 	if (!r->pattern)
 		return fail(ld, r->line, _("rule '%s' has no match"), r->name);
-	if (res >= RES_STREAM && res <= RES_ASYNC_COPY && code == CODE_EE1001)
-		return fail(ld, r->class_line, _("resource %s belongs to EE1023"),
-			    resource_name(res));
-	if ((res == RES_MEMCPY || res == RES_ARGUMENT) && code == CODE_EE1023)
-		return fail(ld, r->class_line, _("resource %s belongs to EE1001"),
-			    resource_name(res));
-	int ee1001_cause = r->info.cause == CAUSE_KIND_LOCATION_MISMATCH;
-	if (r->info.cause && code &&
-	    (code == CODE_EE1001) != ee1001_cause)
+	if (res && code && code_of_resource(res) != code)
+		return fail(ld, r->class_line, _("resource %s belongs to %s"),
+			    resource_name(res), code_name(code_of_resource(res)));
+	enum code cause_code = code_of_resource(resource_of_cause(r->info.cause));
+	if (r->info.cause && code && cause_code != code)
 		return fail(ld, r->class_line, _("cause %s belongs to %s"),
-			    cause_name(r->info.cause),
-			    ee1001_cause ? "EE1001" : "EE1023");
+			    cause_name(r->info.cause), code_name(cause_code));
 	if (r->info.cause && res && res != resource_of_cause(r->info.cause))
 		return fail(ld, r->class_line, _("cause %s belongs to resource "
 			    "%s"), cause_name(r->info.cause),

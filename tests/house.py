@@ -7,6 +7,10 @@ Prints TAP. Each rule finds its violations in src/ (every folder below it):
   curses    a file outside the terminal layer that includes curses.h
   stderr    a file other than the sink that writes to stderr
   circle    files whose functions call each other in a circle
+  taxonomy  a C string literal outside src/taxonomy.[ch] naming a resource,
+            a cause or a column (a name, head, sort word or legend entry of
+            the table's rows), as the whole literal or, for the names that
+            cannot be prose (async_copy, Strm), as a word in it
 Each violation must be allowed, one per line, in tests/house-allow.txt
 (with a comment saying why), and every allowance must still be needed:
 an allowance nobody needs any more fails too, so the list only shrinks.
@@ -120,6 +124,36 @@ def check_circles(src):
     return ["circle: %s" % " ".join(sorted(c)) for c in comps]
 
 
+def literals(t):
+    t = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), t, flags=re.S)
+    t = re.sub(r"//[^\n]*", "", t)
+    t = re.sub(r'"\s*\n\s*"', "", t)          # "a" "b" is one literal
+    return [m.group(1) for m in re.finditer(r'"((?:\\.|[^"\\\n])*)"', t)]
+
+
+def check_taxonomy(src):
+    table = [p for p in src if os.path.basename(p) == "taxonomy.h"]
+    if not table:
+        return ["taxonomy: no src/taxonomy.h"]
+    tab = src[table[0]].replace("\\\n", " ")
+    words = set()
+    for m in re.finditer(r"#define TAXONOMY_(COLUMNS|RESOURCES|CAUSES)\(X\)([^\n]*)", tab):
+        words.update(re.findall(r'"([^"]*)"', m.group(2)))
+    words.discard("unknown")        # also a plain word of many messages
+    odd = sorted((w for w in words if "_" in w or re.fullmatch(r"[A-Z][a-z]{2,3}", w)),
+                 key=len, reverse=True)
+    word = re.compile(r"(?<![\w-])(%s)(?![\w-])" % "|".join(map(re.escape, odd)))
+    out = set()
+    for p, t in src.items():
+        if os.path.basename(p) in ("taxonomy.h", "taxonomy.c"):
+            continue
+        for lit in literals(t):
+            m = word.search(lit)
+            if lit in words or m:
+                out.add("taxonomy: %s %s" % (p, lit if lit in words else m.group(1)))
+    return sorted(out)
+
+
 def allowed(top):
     path = os.path.join(top, "tests", "house-allow.txt")
     out = set()
@@ -138,7 +172,9 @@ def main():
              ("no function over %d lines" % FUNC_MAX, check_functions),
              ("only the terminal layer includes curses.h", check_curses),
              ("only the sink writes to stderr", check_stderr),
-             ("no circle of calls between files", check_circles)]
+             ("no circle of calls between files", check_circles),
+             ("resources, causes and columns are named only in the taxonomy",
+              check_taxonomy)]
     kinds = {fn: None for _, fn in rules}
     print("1..%d" % (len(rules) + 1))
     seen, n, bad = set(), 0, 0
@@ -152,7 +188,8 @@ def main():
         print("%s %d - %s" % ("not ok" if new else "ok", n, title))
         bad += bool(new)
     stale = sorted(a for a in allow if a not in seen
-                   and a.split(":", 1)[0] in {"size", "function", "curses", "stderr", "circle"})
+                   and a.split(":", 1)[0] in {"size", "function", "curses", "stderr", "circle",
+                                              "taxonomy"})
     for a in stale:
         print("# no longer needed, remove it from tests/house-allow.txt: %s" % a)
     n += 1
