@@ -187,27 +187,6 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		fleet_seen_clear(&fh->seen);
 }
 
-/* ---- incidents: each identity once ---- */
-
-int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
-			  const struct jval *o, struct strbuf *err)
-{
-	uint64_t id = fleet_incident_id(o);
-
-	if (fleet_seen_has(&fh->seen, id)) {
-		fh->overlap++;
-		return 0;
-	}
-	if (fleet_add_incident(fl->m, fh->mh->name, o, err) < 0)
-		return -1;
-	if (fleet_seen_add(&fh->seen, id) < 0 && !fh->seen_full_said) {
-		fh->seen_full_said = 1;
-		fleet_say(fl, fh, _("remembers no more incidents of this host: "
-				    "a reconnect may count some again"));
-	}
-	return 0;
-}
-
 void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
 {
 	int st = fh->r.status;
@@ -221,8 +200,9 @@ void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
 		return;
 	fh->resume = 0;
 	sb_reset(&fh->cursor);
-	fleet_say(fl, fh, _("plogtop there does not know --resume: reading "
-			    "it without"));
+	msglog_about(fl->o.log, fh->mh->name,
+		     _("plogtop there does not know --resume: reading "
+		       "it without"));
 }
 
 void fleet_resume_free(struct fleet_host *fh)

@@ -95,7 +95,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		fw->hs.bytes = 0;
 	}
 	if (fw->ifd < 0 || fw->o.poll_ms)
-		fw->ds.next_poll = now_ms + fw->o.poll_ms;
+		fw->next_poll = now_ms + fw->o.poll_ms;
 }
 
 /* Standard input in a one-shot read: to its end, blocking. */

@@ -96,7 +96,8 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			i++;
 		} else {
 			o->in_pending = 0;
-			fw->rd.pending.v[i] = fw->rd.pending.v[--fw->rd.pending.n];
+			struct taillist *l = &fw->rd.pending;
+			l->v[i] = l->v[--l->n];
 		}
 	}
 }
@@ -312,7 +313,8 @@ void follow_flush_quiet(struct follower *fw, unsigned long long now)
 			i++;
 		} else {
 			t->in_pending = 0;
-			fw->rd.pending.v[i] = fw->rd.pending.v[--fw->rd.pending.n];
+			struct taillist *l = &fw->rd.pending;
+			l->v[i] = l->v[--l->n];
 		}
 	}
 }

@@ -17,7 +17,6 @@
 #include "fleet.h"
 #include "i18n.h"
 #include "live_int.h"
-#include "sanitize.h"
 #include "state.h"
 #include "stream.h"
 
