@@ -25,7 +25,7 @@ static const char *const class_keys[] = { "title", "summary", "fix" };
 struct catalog {
 	struct entry *v;
 	size_t n;
-	const char *by_class[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT][NKEYS];
+	const char *by_class[CODE_COUNT][RES_COUNT][CAUSE_COUNT][NKEYS];
 	char lang[I18N_LANG_MAX];
 };
 
@@ -226,7 +226,7 @@ static void index_classes(struct catalog *cat)
 	char lang[I18N_LANG_MAX];
 
 	snprintf(cat->lang, sizeof cat->lang, "%s", i18n_lang(lang));
-	for (enum code c = CODE_NONE; c <= CODE_EE1001; c++)
+	for (enum code c = CODE_NONE; c < CODE_COUNT; c++)
 		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
 			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
 				for (size_t i = 0; i < NKEYS; i++)
@@ -243,7 +243,7 @@ static const char *class_text(const struct catalog *cat, enum code code,
 			      enum resource res, enum cause cause,
 			      const char *key)
 {
-	if ((unsigned)code <= CODE_EE1001 && (unsigned)res < RES_COUNT &&
+	if ((unsigned)code < CODE_COUNT && (unsigned)res < RES_COUNT &&
 	    (unsigned)cause < CAUSE_COUNT)
 		for (size_t i = 0; i < NKEYS; i++)
 			if (strcmp(key, class_keys[i]) == 0)
@@ -267,11 +267,11 @@ static const char *value_of(const struct incident *inc, const char *name,
 	}
 	if (is_name(name, len, "name"))
 		return inc->name && *inc->name ? inc->name : NULL;
-	if (is_name(name, len, "code"))
+	if (is_name(name, len, TAX_KEY_CODE))
 		return code_name(inc->code);
-	if (is_name(name, len, "resource"))
+	if (is_name(name, len, TAX_KEY_RESOURCE))
 		return resource_name(inc->resource);
-	if (is_name(name, len, "cause"))
+	if (is_name(name, len, TAX_KEY_CAUSE))
 		return cause_name(inc->cause);
 	if (is_name(name, len, "reported_code"))
 		return inc->reported_code;
@@ -341,10 +341,9 @@ int catalog_render(const struct catalog *cat, const char *key,
 
 int catalog_check_complete(const struct catalog *cat, struct strbuf *err)
 {
-	for (enum resource r = RES_STREAM; r < RES_COUNT; r++) {
-		enum code code = r <= RES_ASYNC_COPY || r == RES_UNKNOWN
-				 ? CODE_EE1023 : CODE_EE1001;
-		for (enum cause c = CAUSE_GRAPH_STREAMS; c < CAUSE_COUNT; c++) {
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++) {
+		enum code code = code_of_resource(r);
+		for (enum cause c = CAUSE_NONE + 1; c < CAUSE_COUNT; c++) {
 			for (size_t k = 0; k < NKEYS; k++) {
 				if (class_text(cat, code, r, c, class_keys[k]))
 					continue;

@@ -1,6 +1,7 @@
-/* The inside of a classifier, shared by the two files that feed it:
- * classifier.c (plog chains and what every chain does) and screenblock.c
- * (screen-print blocks).  Nothing else includes this. */
+/* The inside of a classifier, shared by the two files that feed it,
+ * classifier.c (plog chains) and screenblock.c (screen-print blocks),
+ * and the files below them: chain.c (one chain), chain_facts.c,
+ * chain_index.c.  Nothing else includes this. */
 #ifndef PLOGTOP_CHAIN_H
 #define PLOGTOP_CHAIN_H
 
@@ -86,11 +87,11 @@ struct chain {
 	size_t nlocs, caplocs;
 	uint32_t lastloc, lasttext;
 	uint32_t lastshape;	/* of the last text with its numbers left out */
-	int code_w[3];
-	enum resource res[3];
-	int res_w[3];
-	enum cause cause[3];
-	int cause_w[3];
+	int code_w[CODE_COUNT];
+	enum resource res[CODE_COUNT];
+	int res_w[CODE_COUNT];
+	enum cause cause[CODE_COUNT];
+	int cause_w[CODE_COUNT];
 	int reported_w;
 	struct incident *inc;
 	/* What the rules saw of each line, kept to take the fields from
@@ -159,23 +160,26 @@ struct classifier {
 };
 
 
-/* classifier.c */
-void chain_read_facts(struct classifier *c, const struct record *rec);
-int chain_has_role(const struct facts *f, enum role r);
-struct chain *chain_find(struct classifier *c, const struct record *rec,
-			 size_t *index);
+/* chain.c */
 struct chain *chain_open(struct classifier *c, const struct record *rec);
 void chain_close_at(struct classifier *c, size_t i);
 void chain_close(struct classifier *c, struct chain *ch);
+void chain_free(struct chain *ch);
 /* Appends a record whose facts c->facts holds. */
 void chain_append(struct classifier *c, struct chain *ch,
 		  const struct record *rec);
 void chain_merge_evidence(struct chain *ch, const struct facts *f);
-enum code chain_best_code(const struct chain *ch);
+/* The code a chain closed now would be (CODE_NONE: not an incident). */
+enum code chain_code(const struct chain *ch);
 /* Marks a chain as just used (its order, and the stalest-first list). */
 void chain_touch(struct classifier *c, struct chain *ch);
+/* Keeps a tombstone of a chain closed for being quiet (late_trailer). */
+void chain_bury(struct classifier *c, const struct chain *ch);
+#define LRU_CHAIN(l) DLIST_ENTRY(l, struct chain, lru)
 
 /* chain_facts.c */
+void chain_read_facts(struct classifier *c, const struct record *rec);
+int chain_has_role(const struct facts *f, enum role r);
 void chain_keep_captures(struct seen *sn, const struct facts *f);
 void chain_capture_fields(struct classifier *c, struct chain *ch);
 void chain_normalise_inner_code(struct incident *inc);
@@ -187,8 +191,7 @@ uint32_t chain_hash(const char *s, size_t n);
 uint32_t chain_shape_hash(const char *s, size_t n);
 void chain_index(struct classifier *c, struct chain *ch);
 void chain_unindex(struct classifier *c, struct chain *ch);
-
-/* screenblock.c */
-enum code screen_code(const struct chain *ch);
+struct chain *chain_find(struct classifier *c, const struct record *rec,
+			 size_t *index);
 
 #endif

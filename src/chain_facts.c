@@ -10,15 +10,6 @@
 #include "chain.h"
 #include "xalloc.h"
 
-static enum code code_of_resource(enum resource r)
-{
-	if (r >= RES_STREAM && r <= RES_ASYNC_COPY)
-		return CODE_EE1023;
-	if (r == RES_MEMCPY || r == RES_ARGUMENT)
-		return CODE_EE1001;
-	return CODE_NONE;
-}
-
 static void on_rule(void *ctx, const struct rule_info *info)
 {
 	struct facts *f = ctx;

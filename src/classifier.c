@@ -1,3 +1,8 @@
+/* The classifier over plog records: which chain a record joins, when a
+ * chain ends (another call starts, the log's clock moves past it, it
+ * goes quiet, its stream ends), the tombstones of chains closed for
+ * being quiet, and resume points.  One chain's life is chain.c; screen
+ * blocks are screenblock.c, fed by the feeder beside this. */
 #include "config.h"
 
 #include <stdint.h>
@@ -7,9 +12,7 @@
 
 #include "chain.h"
 #include "classifier.h"
-#include "decode.h"
 #include "xalloc.h"
-
 
 struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 				  void *ctx)
@@ -20,21 +23,6 @@ struct classifier *classifier_new(struct ruleset *rs, incident_fn emit,
 	c->emit = emit;
 	c->ctx = ctx;
 	return c;
-}
-
-static void chain_free(struct chain *ch)
-{
-	for (size_t i = 0; i < ch->nseen; i++) {
-		if (ch->seen[i].own)
-			free(ch->seen[i].text);
-		free(ch->seen[i].cap);	/* and caps */
-	}
-	free(ch->seen);
-	free(ch->locs);
-	incident_free(ch->inc);
-	free(ch->name);
-	free(ch->prefix);
-	free(ch);
 }
 
 void classifier_free(struct classifier *c)
@@ -75,244 +63,6 @@ void classifier_set_hold(struct classifier *c, held_fn held, void *ctx)
 size_t classifier_open_chains(const struct classifier *c)
 {
 	return c->nopen;
-}
-
-/* ---- chains ---- */
-
-enum code chain_best_code(const struct chain *ch)
-{
-	if (!ch->code_w[CODE_EE1023] && !ch->code_w[CODE_EE1001])
-		return CODE_NONE;
-	return ch->code_w[CODE_EE1001] > ch->code_w[CODE_EE1023]
-	       ? CODE_EE1001 : CODE_EE1023;
-}
-
-static void finish_incident(struct chain *ch, struct incident *inc,
-			    enum code code)
-{
-	enum resource res = ch->res[code];
-	enum cause cause = ch->cause[code];
-
-	/* A cause names its resource; when they disagree the stronger
-	 * evidence decides which of the two stands. */
-	enum resource implied = resource_of_cause(cause);
-	if (implied && res && implied != res) {
-		if (ch->cause_w[code] >= ch->res_w[code])
-			res = implied;
-		else
-			cause = CAUSE_UNKNOWN;
-	}
-	if (!res)
-		res = implied ? implied
-		      : code == CODE_EE1001 ? RES_ARGUMENT : RES_UNKNOWN;
-	inc->code = code;
-	inc->resource = res;
-	inc->cause = cause ? cause : CAUSE_UNKNOWN;
-	/* reported_code stays NULL when the log printed no code: it is
-	 * what the log said, never what plogtop inferred. */
-	if (!inc->name)
-		inc->name = xstrdup("");
-	chain_normalise_inner_code(inc);
-	decode_incident(inc);
-	incident_sort_fields(inc);
-}
-
-#define LRU_CHAIN(l) DLIST_ENTRY(l, struct chain, lru)
-
-/* Open chains in order of last use, so the stalest is found at once. */
-void chain_touch(struct classifier *c, struct chain *ch)
-{
-	ch->order = ++c->order;
-	if (c->lru.last == &ch->lru)
-		return;
-	dlist_remove(&c->lru, &ch->lru);
-	dlist_push_back(&c->lru, &ch->lru);
-}
-
-void chain_close_at(struct classifier *c, size_t i)
-{
-	struct chain *ch = c->open[i];
-
-	enum code code = ch->screen ? screen_code(ch)
-			 : ch->veto ? CODE_NONE : chain_best_code(ch);
-
-	if (!ch->screen)
-		chain_unindex(c, ch);
-	dlist_remove(&c->lru, &ch->lru);
-	c->open[i] = c->open[--c->nopen];
-	c->open[i]->slot = i;
-	if (code != CODE_NONE) {
-		struct incident *inc = ch->inc;
-		chain_capture_fields(c, ch);
-		ch->inc = NULL;
-		finish_incident(ch, inc, code);
-		c->emit(c->ctx, inc);
-	}
-	chain_free(ch);
-}
-
-void chain_close(struct classifier *c, struct chain *ch)
-{
-	chain_close_at(c, ch->slot);
-}
-
-static void bury(struct classifier *c, const struct chain *ch);
-
-/* Chains looked at for one that has ended, before the stalest goes. */
-#define STALE_LOOK 256
-
-/* At the cap: the stalest chain that has ended (its API boundary and a
- * trailer after it), else the stalest.  Reading files a budget at a time
- * can leave a chain cut mid-way in one file while thousands of ended
- * chains of another are newer; closing the cut one would split it. */
-static void close_stalest(struct classifier *c)
-{
-	struct chain *ch = LRU_CHAIN(c->lru.first);
-
-	for (int i = 0; ch && i < STALE_LOOK;
-	     ch = LRU_CHAIN(ch->lru.next), i++) {
-		if (!ch->screen && ch->trailer) {
-			bury(c, ch);
-			chain_close(c, ch);
-			return;
-		}
-	}
-	chain_close(c, LRU_CHAIN(c->lru.first));
-}
-
-struct chain *chain_open(struct classifier *c, const struct record *rec)
-{
-	struct chain *ch = xcalloc(1, sizeof *ch);
-	struct incident *inc = xcalloc(1, sizeof *inc);
-
-	if (c->nopen == MAX_OPEN)
-		close_stalest(c);
-	ch->screen = rec->level == LEVEL_SCREEN;
-	chain_touch(c, ch);
-	if (ch->screen) {
-		ch->file = rec->file;
-		ch->prefix = xmalloc(rec->prefixlen + 1);
-		memcpy(ch->prefix, rec->prefix, rec->prefixlen);
-		ch->prefix[rec->prefixlen] = '\0';
-		ch->prefixlen = ch->keep = rec->prefixlen;
-		/* A launcher prefix may name the process. */
-		inc->pid = rec->pid;
-		if (rec->namelen)
-			inc->name = xstrndup(rec->name, rec->namelen);
-	} else {
-		ch->pid = rec->pid;
-		ch->tid = rec->tid;
-		ch->name = xmalloc(rec->namelen + 1);
-		memcpy(ch->name, rec->name, rec->namelen);
-		ch->name[rec->namelen] = '\0';
-		ch->namelen = rec->namelen;
-		inc->pid = rec->pid;
-		inc->tid = rec->tid;
-		inc->name = xstrndup(rec->name, rec->namelen);
-	}
-	if (!ch->name)
-		ch->name = xstrdup("");
-	inc->file = rec->file;
-	inc->line = rec->line;
-	inc->first = rec->time;
-	ch->off = ch->screen ? c->line_off : rec->off;
-	ch->inc = inc;
-	if (c->nopen == c->capopen) {
-		c->capopen = c->capopen ? 2 * c->capopen : 16;
-		c->open = xrealloc(c->open, c->capopen * sizeof *c->open);
-	}
-	ch->slot = c->nopen;
-	c->open[c->nopen++] = ch;
-	if (!ch->screen)
-		chain_index(c, ch);
-	return ch;
-}
-
-void chain_merge_evidence(struct chain *ch, const struct facts *f)
-{
-	for (int i = 0; i < f->nev; i++) {
-		const struct evidence *e = &f->ev[i];
-		if (e->weight > ch->code_w[e->code])
-			ch->code_w[e->code] = e->weight;
-		if (e->resource && e->weight > ch->res_w[e->code]) {
-			ch->res[e->code] = e->resource;
-			ch->res_w[e->code] = e->weight;
-		}
-		if (e->cause && e->weight > ch->cause_w[e->code]) {
-			ch->cause[e->code] = e->cause;
-			ch->cause_w[e->code] = e->weight;
-		}
-	}
-	if (chain_has_role(f, ROLE_VETO))
-		ch->veto = 1;
-}
-
-void chain_append(struct classifier *c, struct chain *ch,
-		  const struct record *rec)
-{
-	struct incident *inc = ch->inc;
-
-	if (rec->file != inc->file && !ch->file2) {
-		ch->file2 = rec->file;
-		ch->off2 = ch->screen ? c->line_off : rec->off;
-		ch->line2 = rec->line;
-	}
-	inc->nlines += rec->nlines;
-	ch->lastfile = rec->file;
-	if (rec->time != LOGTIME_UNKNOWN) {
-		if (inc->first == LOGTIME_UNKNOWN)
-			inc->first = rec->time;
-		inc->last = rec->time;
-		ch->last = rec->time;
-	}
-	ch->tick = 0;
-	const char *raw = NULL;	/* the copy of this record's raw lines */
-	size_t rawn = 0;
-	if (inc->nraw < MAX_RAW) {
-		rawn = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
-						   : MAX_RAW_BYTES;
-		inc->raw = xrealloc(inc->raw, (inc->nraw + 1) * sizeof *inc->raw);
-		inc->raw[inc->nraw++] = (struct rawline){
-			rec->file, rec->line, xstrndup(rec->raw, rawn)
-		};
-		raw = inc->raw[inc->nraw - 1].text;
-	}
-	if (rec->srcloclen) {
-		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
-		if (ch->nlocs == ch->caplocs && ch->caplocs < MAX_LOCS) {
-			ch->caplocs = ch->caplocs ? 2 * ch->caplocs : 8;
-			ch->locs = xrealloc(ch->locs,
-					    ch->caplocs * sizeof *ch->locs);
-		}
-		if (ch->nlocs < ch->caplocs)
-			ch->locs[ch->nlocs++] = h;
-		ch->lastloc = h;
-	}
-	ch->lasttext = chain_hash(rec->text, rec->len);
-	ch->lastshape = chain_shape_hash(rec->text, rec->len);
-	if (ch->nseen == ch->capseen && ch->capseen < MAX_RAW) {
-		ch->capseen = ch->capseen ? 2 * ch->capseen : 4;
-		if (ch->capseen > MAX_RAW)
-			ch->capseen = MAX_RAW;
-		ch->seen = xrealloc(ch->seen, ch->capseen * sizeof *ch->seen);
-	}
-	if (ch->nseen < ch->capseen) {
-		size_t n = rec->len < MAX_SEEN_BYTES ? rec->len : MAX_SEEN_BYTES;
-		struct seen *sn = &ch->seen[ch->nseen++];
-		*sn = (struct seen){ NULL, n, rec->level, NULL, NULL, 0, 0 };
-		/* The message of a one-line record ends its raw line: that
-		 * copy serves (the incident keeps it until the chain closes). */
-		if (raw && n == rec->len && rawn == rec->rawlen && n <= rawn &&
-		    memcmp(raw + rawn - n, rec->text, n) == 0) {
-			sn->text = (char *)raw + rawn - n;
-		} else {
-			sn->text = xmalloc(n + 1);
-			memcpy(sn->text, rec->text, n);
-			sn->text[n] = '\0';
-			sn->own = 1;
-		}
-		chain_keep_captures(sn, &c->facts);
-	}
 }
 
 /* Whether this plog record starts another call rather than continuing the
@@ -418,13 +168,13 @@ static void sweep(struct classifier *c)
 		if (near(ch->last, now) || near(ch->last, last))
 			break;
 		if (ch->boundary)
-			bury(c, ch);
+			chain_bury(c, ch);
 		chain_close(c, ch);
 	}
 }
 
 /* The record (whose facts c->facts holds) joins the chain. */
-static void chain_take(struct classifier *c, struct chain *ch,
+static void chain_join(struct classifier *c, struct chain *ch,
 		       const struct record *rec)
 {
 	const struct facts *f = &c->facts;
@@ -446,7 +196,7 @@ static void feed_late(struct classifier *c, const struct record *rec)
 	struct chain *ch = chain_find(c, rec, &i);
 
 	if (ch && !ch->screen)
-		chain_take(c, ch, rec);
+		chain_join(c, ch, rec);
 }
 
 static void feed_plog(struct classifier *c, const struct record *rec)
@@ -465,7 +215,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		ch = chain_open(c, rec);
 	if (ch->boundary)
 		ch->trailer = 1;	/* only trailers follow it */
-	chain_take(c, ch, rec);
+	chain_join(c, ch, rec);
 	note_time(c, rec->pid, rec->time);
 	if (++c->fed % 256 == 0)
 		sweep(c);
@@ -473,7 +223,7 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 
 void classifier_feed(struct classifier *c, const struct record *rec)
 {
-	/* Screen output goes through screen_take(): a line of it means
+	/* Screen output goes through screen_feed(): a line of it means
 	 * something only beside the blocks already open. */
 	if (rec->level == LEVEL_SCREEN)
 		return;
@@ -527,19 +277,6 @@ static unsigned long long deadline(const struct classifier *c,
 	return ch->tick + (chain_done(ch) ? c->quiet_done : c->quiet_open);
 }
 
-static void bury(struct classifier *c, const struct chain *ch)
-{
-	struct tombstone *t = &c->tomb[c->ntomb++ % TOMBSTONES];
-
-	free(t->name);
-	t->pid = ch->pid;
-	t->tid = ch->tid;
-	t->name = xmalloc(ch->namelen + 1);
-	memcpy(t->name, ch->name, ch->namelen + 1);
-	t->namelen = ch->namelen;
-	t->last = ch->last;
-}
-
 void classifier_expire(struct classifier *c, unsigned long long now_ms)
 {
 	for (size_t i = c->nopen; i-- > 0;) {
@@ -552,7 +289,7 @@ void classifier_expire(struct classifier *c, unsigned long long now_ms)
 			continue;
 		}
 		if (!ch->screen && ch->boundary)
-			bury(c, ch);
+			chain_bury(c, ch);
 		chain_close_at(c, i);
 	}
 }

@@ -64,7 +64,7 @@ const struct incident *detail_incident(const struct dash *d)
 }
 
 static void put_class(struct dash *d, struct strbuf *out, size_t n,
-		      const struct klass *k)
+		      const struct class_key *k)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct incident probe = { 0 };
@@ -103,7 +103,7 @@ static void class_lines(struct dash *d, const struct process *p,
 		}
 		if (seen)
 			continue;
-		struct klass k = { v[i]->code, v[i]->resource, v[i]->cause };
+		struct class_key k = { v[i]->code, v[i]->resource, v[i]->cause };
 		put_class(d, out, same, &k);
 	}
 }

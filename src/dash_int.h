@@ -43,8 +43,7 @@ extern const char *const window_names[];
 extern const long long window_usec[];
 
 enum sortkey { S_LAST, S_TOTAL, S_PID, S_NAME, S_ALIVE, S_HOST, S_COL0,
-	       S_COUNT = S_COL0 + 6 };
-#define NRES 6
+	       S_COUNT = S_COL0 + NRES };
 extern const enum resource res_columns[NRES];
 extern const char *const sort_names[S_COUNT];
 

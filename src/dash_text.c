@@ -61,8 +61,7 @@ const char *const help_lines[] = {
 	N_("F1, h or ?       this help (Esc, h or ? closes it)"),
 	N_("F10 or q         quit"),
 	"",
-	N_("Columns: Strm stream, Ntfy notify, Evnt event, Acpy async copy "
-	   "queue (EE1023); Mcpy memcpy kind, Arg other argument (EE1001)."),
+	TAXONOMY_COLUMNS_HELP,
 	N_("ALIVE: the pid runs the same program now (demo: the demo's "
 	   "generated processes).  TREND: incidents per minute over the last "
 	   "ten minutes.  LAST: the latest incident, HH:MM:SS today, else "
@@ -83,17 +82,15 @@ const long long window_usec[] = {
 	60LL * 1000000, 300LL * 1000000, 3600LL * 1000000, 0
 };
 
-const enum resource res_columns[NRES] = {
-	RES_STREAM, RES_NOTIFY, RES_EVENT, RES_ASYNC_COPY, RES_MEMCPY,
-	RES_ARGUMENT,
-};
+#define RES_ID(id, ...) RES_##id,
+const enum resource res_columns[NRES] = { TAXONOMY_COLUMNS(RES_ID) };
 
 /* TRANSLATORS: the sort keys (the header's "sort %s", the s menu). */
 const char *const sort_names[S_COUNT] = {
 	N_("last"), N_("incidents"), N_("pid"), N_("name"), N_("alive"),
 	N_("host"),
-	N_("stream"), N_("notify"), N_("event"), N_("async copy"),
-	N_("memcpy"), N_("argument"),
+#define RES_WORD(id, name, code, head, word, legend) word,
+	TAXONOMY_COLUMNS(RES_WORD)
 };
 
 /* TRANSLATORS: the column heads (a column is as wide as its head).
@@ -105,12 +102,9 @@ const struct column columns[C_COUNT] = {
 	{ C_PID, N_("PID"), 7, 0, 0, S_PID },
 	{ C_NAME, N_("NAME"), 8, 0, 0, S_NAME },
 	{ C_ALIVE, N_("ALIVE"), 5, 0, 3, S_ALIVE },
-	{ C_RES0 + 0, N_("Strm"), 4, 1, 2, S_COL0 + 0 },
-	{ C_RES0 + 1, N_("Ntfy"), 4, 1, 2, S_COL0 + 1 },
-	{ C_RES0 + 2, N_("Evnt"), 4, 1, 2, S_COL0 + 2 },
-	{ C_RES0 + 3, N_("Acpy"), 4, 1, 2, S_COL0 + 3 },
-	{ C_RES0 + 4, N_("Mcpy"), 4, 1, 2, S_COL0 + 4 },
-	{ C_RES0 + 5, N_("Arg"), 4, 1, 2, S_COL0 + 5 },
+#define RES_HEAD(id, name, code, head, ...) \
+	{ C_RES0 + RES_##id - 1, head, 4, 1, 2, S_COL0 + RES_##id - 1 },
+	TAXONOMY_COLUMNS(RES_HEAD)
 	{ C_TOTAL, N_("TOTAL"), 5, 1, 0, S_TOTAL },
 	{ C_TREND, N_("TREND"), TREND_MINUTES, 0, 4, -1 },
 	{ C_LAST, N_("LAST"), 11, 0, 0, S_LAST },

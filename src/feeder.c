@@ -247,7 +247,7 @@ static void mixed_line(struct feeder *f, const char *line, size_t len,
 		/* Lines that end a block or belong to none: a plog record
 		 * may go on over them. */
 		if (sl->kind == SCREEN_END)
-			screen_take(f->c, sl, f->file, line, len, lineno);
+			screen_feed(f->c, sl, f->file, line, len, lineno);
 		if (pending && len) {
 			continue_record(f, line, len);
 			return;
@@ -258,7 +258,7 @@ static void mixed_line(struct feeder *f, const char *line, size_t len,
 		return;
 	}
 	feeder_flush(f);
-	screen_take(f->c, sl, f->file, line, len, lineno);
+	screen_feed(f->c, sl, f->file, line, len, lineno);
 }
 
 void feeder_line(struct feeder *f, const char *line, size_t len,

@@ -10,74 +10,19 @@
 #include "i18n.h"
 #include "fleet_int.h"
 #include "jsonparse.h"
-#include "remote_incident.h"
+#include "incident_json.h"
+#include "stream.h"
 #include "report.h"
-#include "sanitize.h"
 #include "wire_limits.h"
 #include "xalloc.h"
 
 #define CLOSING_GRACE_MS 2000	/* output ended: the child should too */
-/* Open files kept for all but the hosts' pipes: log files, inotify,
- * the prom file, a child's pipes while it starts. */
-#define FLEET_FD_RESERVE 64
 
 /* A stream line holds one incident, as wire_limits.h bounds it. */
 static const struct json_limits line_limits = { WIRE_STRING_MAX,
 						WIRE_VALUES_MAX };
 _Static_assert(WIRE_INCIDENT_MAX + 64 <= REMOTE_LINE_MAX,
 	       "a stream line holds the longest incident written");
-
-/* ---- open files: two a connected host ---- */
-
-void fleet_raise_fd_limit(void)
-{
-	struct rlimit rl;
-
-	/* As far as the hard limit allows: a failure leaves the limit as
-	 * it was, and the fleet says what that allows. */
-	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
-		rl.rlim_cur = rl.rlim_max;
-		(void)setrlimit(RLIMIT_NOFILE, &rl);
-	}
-}
-
-/* Descriptors open now (the directory's own not counted). */
-static size_t fds_open(void)
-{
-	DIR *d = opendir("/proc/self/fd");
-	size_t n = 0;
-
-	if (!d)
-		return 16;	/* no /proc: a guess, the reserve covers it */
-	while (readdir(d))
-		n++;
-	closedir(d);
-	return n > 3 ? n - 3 : 0;	/* ".", ".." and d's own */
-}
-
-/* The soft limit on open files (0: none). */
-static unsigned long long fd_limit(void)
-{
-	struct rlimit rl;
-
-	if (getrlimit(RLIMIT_NOFILE, &rl) < 0 || rl.rlim_cur == RLIM_INFINITY)
-		return 0;
-	return rl.rlim_cur;
-}
-
-/* How many hosts may be connected at once: each holds two pipes. */
-static size_t host_slots(size_t nhosts)
-{
-	unsigned long long lim = fd_limit(), used = fds_open() +
-							FLEET_FD_RESERVE;
-
-	if (!lim)
-		return nhosts;
-	size_t slots = lim > used ? (size_t)((lim - used) / 2) : 0;
-	if (!slots)
-		slots = 1;	/* one at a time, rather than none */
-	return slots < nhosts ? slots : nhosts;
-}
 
 struct fleet *fleet_new(struct model *m, const struct fleet_opts *o)
 {
@@ -120,108 +65,7 @@ size_t fleet_hosts(const struct fleet *fl)
 	return fl->n;
 }
 
-/* ---- the command line ---- */
-
-/* The remote command is a string the remote shell reads: each word in
- * single quotes, a quote in it as '\''. */
-static void quoted(struct strbuf *sb, const char *word)
-{
-	sb_adds(sb, sb->len ? " '" : "'");
-	for (const char *p = word; *p; p++) {
-		if (*p == '\'')
-			sb_adds(sb, "'\\''");
-		else
-			sb_addc(sb, *p);
-	}
-	sb_addc(sb, '\'');
-}
-
-static void push(char ***v, size_t *n, const char *s)
-{
-	*v = xrealloc(*v, (*n + 2) * sizeof **v);
-	(*v)[(*n)++] = xstrdup(s);
-	(*v)[*n] = NULL;
-}
-
-/* resume: the remote reads a cursor from its standard input. */
-static char **argv_of(const struct fleet_opts *o, const char *host,
-		      char *const *paths, size_t npaths, int resume)
-{
-	char **v = NULL, *words = xstrdup(o->ssh && *o->ssh ? o->ssh : "ssh");
-	size_t n = 0;
-	struct strbuf cmd = STRBUF_INIT;
-
-	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
-	     w = strtok_r(NULL, " \t", &save))
-		push(&v, &n, w);
-	if (!n)
-		push(&v, &n, "ssh");
-	const char *base = strrchr(v[0], '/');
-	/* ssh itself: no terminal, never a password prompt, a dead
-	 * connection noticed within half a minute.  A wrapper gets the
-	 * host and the command only. */
-	if (strcmp(base ? base + 1 : v[0], "ssh") == 0) {
-		static const char *const opts[] = {
-			"-T", "-o", "BatchMode=yes", "-o", "ConnectTimeout=10",
-			"-o", "ServerAliveInterval=10", "-o",
-			"ServerAliveCountMax=3", "--",
-		};
-		for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-			push(&v, &n, opts[i]);
-	}
-	push(&v, &n, host);
-	quoted(&cmd, o->remote_cmd && *o->remote_cmd ? o->remote_cmd
-						     : "plogtop");
-	if (o->once) {
-		quoted(&cmd, "--once");
-		quoted(&cmd, "--format=json");
-	} else {
-		quoted(&cmd, "--follow");
-		quoted(&cmd, "--format=ndjson");
-		quoted(&cmd, "--hello");
-		if (resume)
-			quoted(&cmd, "--resume=-");
-	}
-	if (o->since_arg) {
-		struct strbuf s = STRBUF_INIT;
-		sb_addf(&s, "--since=%s", o->since_arg);
-		quoted(&cmd, s.buf);
-		sb_free(&s);
-	}
-	if (npaths)
-		quoted(&cmd, "--");
-	for (size_t i = 0; i < npaths; i++)
-		quoted(&cmd, paths[i]);
-	push(&v, &n, cmd.buf);
-	sb_free(&cmd);
-	free(words);
-	return v;
-}
-
-char **fleet_argv(const struct fleet_opts *o, const char *host,
-		  char *const *paths, size_t npaths)
-{
-	return argv_of(o, host, paths, npaths, 0);
-}
-
-void fleet_argv_free(char **argv)
-{
-	for (size_t i = 0; argv && argv[i]; i++)
-		free(argv[i]);
-	free(argv);
-}
-
 /* ---- states ---- */
-
-void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	/* The host's name and what its ssh said: the sink sanitises them. */
-	sb_addf(&sb, "%s: %s", fh->mh->name, what);
-	msglog_add(fl->o.log, sb.buf);
-	sb_free(&sb);
-}
 
 static void stop_child(struct fleet_host *fh)
 {
@@ -238,7 +82,7 @@ static void say_dropped(struct fleet *fl, struct fleet_host *fh, size_t n)
 	fh->mh->dropped += n;
 	sb_addf(&sb, ngettext("%zu line over 1 MiB dropped",
 			      "%zu lines over 1 MiB dropped", n), n);
-	fleet_say(fl, fh, sb.buf);
+	msglog_about(fl->o.log, fh->mh->name, sb.buf);
 	sb_free(&sb);
 }
 
@@ -272,7 +116,7 @@ void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 	sb_addf(&msg, "down: %s", why);
 	if (!fl->o.once)
 		schedule_retry(fl, fh, now, &msg);
-	fleet_say(fl, fh, msg.buf);
+	msglog_about(fl->o.log, fh->mh->name, msg.buf);
 	sb_free(&msg);
 }
 
@@ -283,7 +127,7 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 	/* A host that said it resumes gets its last cursor back on its
 	 * standard input. */
 	int resume = !fl->o.once && fh->resume && fh->cursor.len;
-	char **argv = argv_of(&fl->o, fh->mh->name, fh->paths, fh->npaths,
+	char **argv = fleet_argv_for(&fl->o, fh->mh->name, fh->paths, fh->npaths,
 			      resume);
 
 	fh->mh->attempts++;
@@ -312,7 +156,7 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 static void no_slot(struct fleet *fl, size_t from)
 {
 	struct strbuf why = STRBUF_INIT, msg = STRBUF_INIT;
-	unsigned long long lim = fd_limit();
+	unsigned long long lim = fleet_fd_limit();
 
 	sb_addf(&why, _("not connected: the open file limit (ulimit -n %llu) "
 			"allows %zu hosts at once"), lim, from);
@@ -352,7 +196,7 @@ static void start_waiting(struct fleet *fl, unsigned long long now)
 
 void fleet_start(struct fleet *fl, unsigned long long now_ms)
 {
-	size_t slots = host_slots(fl->n);
+	size_t slots = fleet_host_slots(fl->n);
 
 	if (!fl->slots || slots < fl->slots)
 		fl->slots = slots;
@@ -370,40 +214,28 @@ void fleet_start(struct fleet *fl, unsigned long long now_ms)
 
 /* ---- lines of a stream ---- */
 
-/* The first line: {"schema": "plogtop.stream", "schema_version": 2}. */
-static int hello(struct fleet *fl, struct fleet_host *fh,
-		 const struct jval *v, struct strbuf *why)
+/* The first line: the stream's header (stream.h). */
+static int take_header(struct fleet *fl, struct fleet_host *fh,
+		       const struct jval *v, struct strbuf *why)
 {
-	const struct jval *ver = json_get(v, "schema_version");
-	const char *schema = json_get_str(v, "schema");
+	int resumes;
 
-	if (!schema || strcmp(schema, "plogtop.stream") != 0 || !ver ||
-	    !ver->is_int) {
-		sb_adds(why, "protocol error: no stream header (is "
-			"--remote-command a plogtop?)");
+	if (stream_header_read(v, &resumes, why) < 0)
 		return -1;
-	}
-	if (ver->integer != REPORT_SCHEMA_VERSION) {
-		sb_addf(why, "plogtop there writes stream version %lld, this "
-			"one reads %d: install the same version there",
-			ver->integer, REPORT_SCHEMA_VERSION);
-		return -1;
-	}
-	const struct jval *res = json_get(v, "resume");
 	fh->hello = 1;
 	/* The backoff starts over only once the host stayed up
 	 * (schedule_retry): a host that fails after its hello is not
 	 * retried every second. */
-	if (fh->resume && !(res && res->type == J_BOOL && res->boolean)) {
+	if (fh->resume && !resumes) {
 		/* A host that resumed no longer does (another version):
 		 * its whole history comes again, and only what came since
 		 * its last cursor is remembered. */
 		sb_reset(&fh->cursor);
 	}
-	fh->resume = res && res->type == J_BOOL && res->boolean;
+	fh->resume = resumes;
 	model_host_set(fl->m, fh->mh, HOST_UP, NULL);
 	fl->gen++;
-	fleet_say(fl, fh, "up");
+	msglog_about(fl->o.log, fh->mh->name, "up");
 	return 0;
 }
 
@@ -458,7 +290,7 @@ static int on_line(void *ctx, const char *line, size_t len)
 		return 1;
 	}
 	if (!fh->hello) {
-		rc = hello(lc->fl, fh, &v, &lc->why);
+		rc = take_header(lc->fl, fh, &v, &lc->why);
 		if (!rc)
 			fh->up_ms = lc->now;
 	} else if (fleet_is_cursor(&v)) {
@@ -478,7 +310,7 @@ static int on_line(void *ctx, const char *line, size_t len)
  * the open-file limit allows (poll refuses more). */
 size_t fleet_npoll(const struct fleet *fl)
 {
-	return 2 * (fl->slots ? fl->slots : host_slots(fl->n));
+	return 2 * (fl->slots ? fl->slots : fleet_host_slots(fl->n));
 }
 
 /* The connected hosts only, in host order (fleet_handle finds each

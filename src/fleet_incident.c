@@ -5,12 +5,12 @@
 #include "config.h"
 
 #include "fleet_int.h"
-#include "remote_incident.h"
+#include "incident_json.h"
 
 int fleet_add_incident(struct model *m, const char *host,
 		       const struct jval *o, struct strbuf *err)
 {
-	struct incident *inc = remote_incident(m, o, host, err);
+	struct incident *inc = incident_json_read(m, o, host, err);
 
 	if (!inc)
 		return -1;

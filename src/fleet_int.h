@@ -1,4 +1,8 @@
-/* What fleet.c and fleet_once.c share. */
+/* What the fleet's files share.  fleet.c runs the hosts (connections,
+ * states, lines); below it fleet_take.c (incidents into the model),
+ * fleet_resume.c (cursors and identities), fleet_argv.c (the ssh
+ * command) and fleet_fds.c (open files); fleet_once.c reads --once
+ * reports, fleet_state.c the hosts' part of the state file. */
 #ifndef PLOGTOP_FLEET_INT_H
 #define PLOGTOP_FLEET_INT_H
 
@@ -72,7 +76,6 @@ struct fleet {
 /* The host is down for why; a live fleet tries it again later. */
 void fleet_host_down(struct fleet *fl, struct fleet_host *fh,
 		     const char *why, unsigned long long now);
-void fleet_say(struct fleet *fl, struct fleet_host *fh, const char *what);
 /* fleet_incident.c: one incident object of the named host into m (the
  * one way in, model_add); -1 with why in err. */
 int fleet_add_incident(struct model *m, const char *host,
@@ -90,6 +93,22 @@ int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 			struct strbuf *why);
 void fleet_once_free(struct fleet_host *fh);
 
+/* fleet_take.c */
+/* An incident line of a stream: taken unless its identity was. */
+int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
+			  const struct jval *o, struct strbuf *err);
+
+/* fleet_argv.c: the ssh command; resume: the remote reads a cursor
+ * from its standard input. */
+char **fleet_argv_for(const struct fleet_opts *o, const char *host,
+		      char *const *paths, size_t npaths, int resume);
+
+/* fleet_fds.c */
+/* The soft limit on open files (0: none). */
+unsigned long long fleet_fd_limit(void);
+/* How many hosts may be connected at once: each holds two pipes. */
+size_t fleet_host_slots(size_t nhosts);
+
 /* fleet_resume.c */
 void fleet_times_init(struct fleet *fl);
 uint64_t fleet_incident_id(const struct jval *o);
@@ -102,9 +121,6 @@ int fleet_is_cursor(const struct jval *v);
 /* Keeps the cursor of a resuming host; what it covers is forgotten. */
 void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v);
-/* An incident line of a stream: taken unless its identity was. */
-int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
-			  const struct jval *o, struct strbuf *err);
 /* A connection that ended before its hello: when the remote refused
  * --resume=-, the next one goes without. */
 void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh);

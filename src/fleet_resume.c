@@ -12,6 +12,7 @@
 
 #include "fleet_int.h"
 #include "i18n.h"
+#include "stream.h"
 #include "xalloc.h"
 
 /* ---- timing, overridable for tests ---- */
@@ -144,28 +145,29 @@ void fleet_seen_clear(struct fleet_seen *s)
 
 int fleet_is_cursor(const struct jval *v)
 {
-	const char *type = json_get_str(v, "type");
+	struct stream_cursor_line c;
 
-	return type && strcmp(type, "cursor") == 0;
+	return stream_cursor_read(v, &c);
 }
 
 void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v)
 {
 	(void)fl;
-	const struct jval *c = json_get(v, "cursor");
+	struct stream_cursor_line c;
 	struct strbuf sb = STRBUF_INIT;
 
+	if (!stream_cursor_read(v, &c))
+		return;
 	/* "settled": nothing of the host's history is held back. */
-	const struct jval *settled = json_get(v, "settled");
-	if (settled && settled->type == J_BOOL && settled->boolean)
+	if (c.settled)
 		fh->history_sent = 1;
 
 	/* Only a host that said it resumes is given its cursor back; any
 	 * other keeps every identity. */
-	if (!fh->resume || !c || c->type != J_OBJECT)
+	if (!fh->resume || !c.cursor)
 		return;
-	json_write_parsed(&sb, c);
+	json_write_parsed(&sb, c.cursor);
 	if (sb.len + 1 > REMOTE_LINE_MAX) {
 		/* Not kept: the previous cursor and the identities since it
 		 * still hold. */
@@ -177,34 +179,12 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	/* A cursor that left files out (over REMOTE_LINE_MAX of positions)
 	 * says "partial": true beside it: those files come again whole, so
 	 * from then on every identity is kept, as for an older host. */
-	const struct jval *partial = json_get(v, "partial");
-	if (partial && partial->type == J_BOOL && partial->boolean)
+	if (c.partial)
 		fh->seen_all = 1;
 	/* Otherwise everything sent so far is behind the cursor: a resumed
 	 * stream sends none of it again. */
 	if (!fh->seen_all)
 		fleet_seen_clear(&fh->seen);
-}
-
-/* ---- incidents: each identity once ---- */
-
-int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
-			  const struct jval *o, struct strbuf *err)
-{
-	uint64_t id = fleet_incident_id(o);
-
-	if (fleet_seen_has(&fh->seen, id)) {
-		fh->overlap++;
-		return 0;
-	}
-	if (fleet_add_incident(fl->m, fh->mh->name, o, err) < 0)
-		return -1;
-	if (fleet_seen_add(&fh->seen, id) < 0 && !fh->seen_full_said) {
-		fh->seen_full_said = 1;
-		fleet_say(fl, fh, _("remembers no more incidents of this host: "
-				    "a reconnect may count some again"));
-	}
-	return 0;
 }
 
 void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
@@ -220,8 +200,9 @@ void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
 		return;
 	fh->resume = 0;
 	sb_reset(&fh->cursor);
-	fleet_say(fl, fh, _("plogtop there does not know --resume: reading "
-			    "it without"));
+	msglog_about(fl->o.log, fh->mh->name,
+		     _("plogtop there does not know --resume: reading "
+		       "it without"));
 }
 
 void fleet_resume_free(struct fleet_host *fh)

@@ -55,9 +55,9 @@ static void emit(void *ctx, struct incident *inc)
 static int file_held(void *ctx, const char *file, unsigned long long now)
 {
 	struct follower *fw = ctx;
-	const struct tail *t = fw->rd.stdin_tail &&
-			       fw->rd.stdin_tail->path == file
-			       ? fw->rd.stdin_tail : tailtab_find(&fw->tt, file);
+	const struct tail *in = fw->rd.stdin_tail;
+	const struct tail *t = in && in->path == file
+			       ? in : tailtab_find(&fw->tt, file);
 
 	return t && follow_held(fw, t, now);
 }
@@ -124,9 +124,9 @@ void follower_handle(struct follower *fw, int inotify_ready, int stdin_ready,
 		follow_read_events(fw, now);
 	if (stdin_ready && fw->rd.stdin_tail && !fw->rd.stdin_tail->stdin_eof)
 		follow_read_stdin(fw, now);
-	if (follow_polling(fw) && now >= fw->ds.next_poll) {
+	if (follow_polling(fw) && now >= fw->next_poll) {
 		follow_poll_dirs(fw, now);
-		fw->ds.next_poll = now + poll_interval(fw);
+		fw->next_poll = now + poll_interval(fw);
 	}
 	follow_read_backlog(fw, now);
 	follow_flush_quiet(fw, now);
@@ -148,7 +148,7 @@ int follower_timeout(const struct follower *fw, unsigned long long now)
 
 	earliest(&next, follow_read_due(fw, now));
 	if (follow_polling(fw))
-		earliest(&next, fw->ds.next_poll ? fw->ds.next_poll : now);
+		earliest(&next, fw->next_poll ? fw->next_poll : now);
 	if (fw->rd.backlog.n)
 		return 0;
 	if (!next)

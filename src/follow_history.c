@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "follow_int.h"
+#include "rules.h"
 #include "logname.h"
 #include "xalloc.h"
 
@@ -57,10 +58,12 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		struct strbuf key = STRBUF_INIT;
 		if (t->skip_why)
 			continue;
-		logname_stream(&key, t->path);
+		struct logname ln;
+		logname_stream(ruleset_lognames(fw->rs), &key, t->path);
+		logname_parse(ruleset_lognames(fw->rs), t->path, &ln);
 		v[n].t = t;
 		v[n].stream = sb_detach(&key);
-		plog_name_parts(t->path, &(long){ 0 }, &v[n].stamp);
+		v[n].stamp = ln.stamp;
 		/* Only a dashboard shows progress: --once spares the stat. */
 		if (!fw->o.once && stat(t->path, &sb) == 0)
 			fw->hs.bytes += (unsigned long long)sb.st_size;
@@ -92,7 +95,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		fw->hs.bytes = 0;
 	}
 	if (fw->ifd < 0 || fw->o.poll_ms)
-		fw->ds.next_poll = now_ms + fw->o.poll_ms;
+		fw->next_poll = now_ms + fw->o.poll_ms;
 }
 
 /* Standard input in a one-shot read: to its end, blocking. */

@@ -1,7 +1,8 @@
 /* The follower's inside (private to the follow*.c files).  It is built
  * in layers, each a file with its own part of struct follower, and each
  * calls only the layers below it (and reads their parts, never writes
- * them but through their functions):
+ * them but through their functions; what they all share is in the first
+ * fields of struct follower):
  *
  *   follow.c          the public API (follow.h): set-up, the event loop's
  *                     turn, timeouts, the end; the classifier's callbacks
@@ -164,7 +165,6 @@ struct dirset {
 	size_t nwatches;
 	size_t nunwatched;	/* live directories inotify does not cover */
 	int warned_watches, warned_remote;
-	unsigned long long next_poll;
 };
 
 #define WATCH_MASK (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | \
@@ -238,6 +238,7 @@ struct follower {
 	char *buf;		/* READ_BUF, for every read */
 	unsigned partial_ms;	/* PARTIAL_LIMIT_MS, or the tests' value */
 	int started;		/* follower_start was called */
+	unsigned long long next_poll;	/* when polling is due */
 	unsigned long long generation;
 	/* Each layer's own. */
 	struct tailtab tt;

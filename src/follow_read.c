@@ -15,6 +15,7 @@
 #include "follow_int.h"
 #include "i18n.h"
 #include "logname.h"
+#include "rules.h"
 #include "xalloc.h"
 
 /* A record is given to the classifier once its file has been quiet this
@@ -34,7 +35,8 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched)
 {
 	struct tail *t = tail_new(model_intern(fw->m, path),
-				  file_kind_of(path), fw->rs, fw->cl);
+				  file_kind_of(ruleset_lognames(fw->rs), path),
+				  fw->rs, fw->cl);
 
 	t->root = root;
 	/* Whether its directory is polled is known once, here. */
@@ -94,7 +96,8 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			i++;
 		} else {
 			o->in_pending = 0;
-			fw->rd.pending.v[i] = fw->rd.pending.v[--fw->rd.pending.n];
+			struct taillist *l = &fw->rd.pending;
+			l->v[i] = l->v[--l->n];
 		}
 	}
 }
@@ -310,7 +313,8 @@ void follow_flush_quiet(struct follower *fw, unsigned long long now)
 			i++;
 		} else {
 			t->in_pending = 0;
-			fw->rd.pending.v[i] = fw->rd.pending.v[--fw->rd.pending.n];
+			struct taillist *l = &fw->rd.pending;
+			l->v[i] = l->v[--l->n];
 		}
 	}
 }

@@ -156,3 +156,31 @@ void json_text(struct strbuf *out, const char *s)
 {
 	json_text_max(out, s, SIZE_MAX);
 }
+
+void json_key(struct strbuf *out, const char *key)
+{
+	sb_addc(out, '"');
+	sb_adds(out, key);
+	sb_add(out, "\": ", 3);
+}
+
+void json_member(struct strbuf *out, const char *key, const char *value)
+{
+	json_key(out, key);
+	json_cstring(out, value);
+}
+
+void json_member_max(struct strbuf *out, const char *key, const char *value,
+		     size_t max)
+{
+	json_key(out, key);
+	json_string_max(out, value, strlen(value), max);
+}
+
+void json_id(struct strbuf *out, long id)
+{
+	if (id)
+		sb_addf(out, "%ld", id);
+	else
+		sb_adds(out, "null");
+}

@@ -21,4 +21,16 @@ void json_text_max(struct strbuf *out, const char *s, size_t max);
 /* A log time as an ISO 8601 string, or null when unknown. */
 void json_time(struct strbuf *out, logtime_t t);
 
+/* The members of plogtop's objects, as every writer spells them:
+ * "key": then its value (key is plogtop's own, written as it is). */
+void json_key(struct strbuf *out, const char *key);
+/* "key": "value", the value sanitised (json_cstring). */
+void json_member(struct strbuf *out, const char *key, const char *value);
+/* The same, the value cut to at most max bytes (json_string_max). */
+void json_member_max(struct strbuf *out, const char *key, const char *value,
+		     size_t max);
+/* A process or thread id: the number, or null for 0 (the log did not
+ * say). */
+void json_id(struct strbuf *out, long id);
+
 #endif

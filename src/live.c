@@ -28,92 +28,23 @@
 #include "model.h"
 #include "monoclock.h"
 #include "prom.h"
-#include "report.h"
 #include "sanitize.h"
+#include "stream.h"
 #include "xalloc.h"
-
-static void put_value(struct strbuf *sb, const char *v)
-{
-	struct strbuf clean = STRBUF_INIT;
-
-	sanitize(&clean, v, strlen(v));
-	if (!clean.len || strpbrk(clean.buf, " \"=")) {
-		sb_addc(sb, '"');
-		for (size_t i = 0; i < clean.len; i++) {
-			if (clean.buf[i] == '"' || clean.buf[i] == '\\')
-				sb_addc(sb, '\\');
-			sb_addc(sb, clean.buf[i]);
-		}
-		sb_addc(sb, '"');
-	} else {
-		sb_add(sb, clean.buf, clean.len);
-	}
-	sb_free(&clean);
-}
-
-static void line_of(struct strbuf *sb, const struct incident *inc);
-
-/* Under a locale whose charset is not UTF-8, every byte >= 0x80 is
- * spelt out, as in the --once text report: one may be a C1 control on an
- * 8-bit terminal (0x9b is CSI there). */
-void incident_line(struct strbuf *sb, const struct incident *inc)
-{
-	struct strbuf line = STRBUF_INIT;
-
-	line_of(&line, inc);
-	clean_for(sb, line.buf, line.len, CLEAN_LOCALE | CLEAN_DONE);
-	sb_free(&line);
-}
-
-static void line_of(struct strbuf *sb, const struct incident *inc)
-{
-	char iso[LOGTIME_ISO_LEN];
-
-	logtime_iso(inc->first, iso);
-	sb_adds(sb, *iso ? iso : "-");
-	if (inc->pid)
-		sb_addf(sb, " %ld ", inc->pid);
-	else
-		sb_adds(sb, " - ");
-	put_value(sb, *inc->name ? inc->name : "-");
-	sb_addf(sb, " %s %s %s", code_name(inc->code),
-		resource_name(inc->resource), cause_name(inc->cause));
-	if (inc->reported_code &&
-	    strcmp(inc->reported_code, code_name(inc->code)) != 0) {
-		sb_adds(sb, " reported=");
-		put_value(sb, inc->reported_code);
-	}
-	for (size_t i = 0; i < inc->nfields; i++) {
-		sb_addc(sb, ' ');
-		sb_adds(sb, inc->fields[i].key);
-		sb_addc(sb, '=');
-		put_value(sb, inc->fields[i].value);
-	}
-}
 
 /* Each incident is one line, flushed at once, also into a pipe. */
 static void on_incident(void *ctx, const struct incident *inc)
 {
 	struct live *lv = ctx;
-	struct strbuf sb = STRBUF_INIT;
 
 	/* Not counted (--since), or nothing prints it. */
 	if (lv->stop || lv->dashboard || !inc->proc)
 		return;
-	if (lv->o->format == FORMAT_NDJSON) {
-		report_incident_json(&sb, inc, lv->cat, lv->host);
-	} else {
-		/* A fleet's lines start with the host ("-": local). */
-		if (lv->fleet) {
-			put_value(&sb, inc->host ? inc->host : "-");
-			sb_addc(&sb, ' ');
-		}
-		incident_line(&sb, inc);
-	}
-	sb_addc(&sb, '\n');
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
+	/* A fleet's lines start with the host. */
+	struct stream_opts so = { lv->o->format == FORMAT_NDJSON,
+				  lv->fleet != NULL, lv->cat, lv->host };
+	if (stream_incident(stdout, inc, &so) < 0)
 		lv->stop = 1;
-	sb_free(&sb);
 }
 
 /* The outcome of a prom file write, told once per change. */
@@ -399,13 +330,8 @@ static struct fleet *start_fleet(struct live *lv)
  * version. */
 static void say_hello(struct live *lv)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	report_stream_hello(&sb, PACKAGE_VERSION, lv->host);
-	sb_addc(&sb, '\n');
-	if (fwrite(sb.buf, 1, sb.len, stdout) != sb.len || fflush(stdout) != 0)
+	if (stream_header(stdout, PACKAGE_VERSION, lv->host) < 0)
 		lv->stop = 1;
-	sb_free(&sb);
 }
 
 static void roots_text(struct live *lv)

@@ -15,7 +15,4 @@ int run_follow(const struct options *o, struct ruleset *rs,
 int run_dashboard(const struct options *o, struct ruleset *rs,
 		  const struct catalog *cat);
 
-/* Appends the --follow text line of an incident (no newline). */
-void incident_line(struct strbuf *sb, const struct incident *inc);
-
 #endif

@@ -17,8 +17,8 @@
 #include "fleet.h"
 #include "i18n.h"
 #include "live_int.h"
-#include "sanitize.h"
 #include "state.h"
+#include "stream.h"
 
 #define CURSOR_EVERY_MS 1000
 /* A cursor line is at most REMOTE_LINE_MAX (1 MiB) with its wrapper. */
@@ -112,23 +112,16 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	free(pos);
 	lv->cursor_gen = gen;
 	lv->cursor_at = now;
-	struct strbuf line = STRBUF_INIT;
-	sb_adds(&line, "{\"type\": \"cursor\", \"cursor\": ");
-	sb_add(&line, cur.buf, cur.len);
 	/* Files left out are read again whole after a resume: the reader
-	 * then keeps every identity of the host to drop their overlap. */
-	if (left_out)
-		sb_adds(&line, ", \"partial\": true");
-	/* Nothing of the history is held back any more (no chain open, no
-	 * line half written): a fleet's first prom file waits for this, so
-	 * that it holds the host's history. */
-	if (!follower_reading_history(lv->fw) && follower_settled(lv->fw))
-		sb_adds(&line, ", \"settled\": true");
-	sb_adds(&line, "}\n");
-	if (fwrite(line.buf, 1, line.len, stdout) != line.len ||
-	    fflush(stdout) != 0)
+	 * then keeps every identity of the host to drop their overlap.
+	 * Settled: nothing of the history is held back any more (no chain
+	 * open, no line half written): a fleet's first prom file waits for
+	 * this, so that it holds the host's history. */
+	int settled = !follower_reading_history(lv->fw) &&
+		      follower_settled(lv->fw);
+	if (stream_cursor(stdout, cur.buf, cur.len, left_out != 0,
+			  settled) < 0)
 		lv->stop = 1;
-	sb_free(&line);
 	sb_free(&cur);
 }
 

@@ -89,7 +89,7 @@ void model_free(struct model *m)
 
 /* ---- counting ---- */
 
-static int same_class(const struct klass *a, const struct incident *inc)
+static int same_class(const struct class_key *a, const struct incident *inc)
 {
 	return a->code == inc->code && a->resource == inc->resource &&
 	       a->cause == inc->cause;

@@ -43,15 +43,8 @@
  * is in the past): it counts in the windows it falls in, or in none. */
 #define MODEL_SKEW_USEC (10LL * 60 * 1000000)
 
-/* A class: code, resource and cause together. */
-struct klass {
-	enum code code;
-	enum resource resource;
-	enum cause cause;
-};
-
 struct class_count {
-	struct klass k;
+	struct class_key k;
 	size_t n;
 	size_t seq;	/* when the pair (process, class) was first seen */
 };
@@ -84,7 +77,7 @@ struct model_host {
 	unsigned long long retry_ms;	/* down: the next attempt */
 	unsigned attempts;		/* connections tried */
 	size_t n;			/* incidents counted */
-	size_t by_code[3];
+	size_t by_code[CODE_COUNT];
 	size_t by_resource[RES_COUNT];
 	size_t nprocs;			/* processes tracked now */
 	logtime_t last;			/* its latest incident's log time */
@@ -164,7 +157,7 @@ struct model_view {
 
 struct model {
 	size_t n;			/* incidents counted */
-	size_t by_code[3];		/* by enum code */
+	size_t by_code[CODE_COUNT];	/* by enum code */
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
 	struct htab proc_index;

@@ -34,7 +34,8 @@
 #include "strbuf.h"
 
 #define MSGLOG_KEEP 200		/* the latest kept; older ones counted */
-#define MSGLOG_NOTE 256		/* a note's bytes at most, its NUL included */
+/* A note's bytes at most, its NUL included. */
+#define MSGLOG_NOTE 256
 
 struct msg {
 	time_t when;
@@ -48,7 +49,7 @@ struct msglog {
 	size_t total;		/* every message since the start */
 	int attached;		/* a dashboard shows them */
 	int ascii;		/* escape bytes >= 0x80 */
-	struct strbuf errors;	/* said on stderr when the dashboard goes */
+	struct strbuf errors;	/* said on stderr once no dashboard */
 	char note[MSGLOG_NOTE];	/* the dashboard's note, "" when none */
 };
 

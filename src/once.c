@@ -36,7 +36,7 @@ struct once {
 	struct read_resume rr;
 	int resuming, set_aside, lock_fd;
 	int json;
-	struct json_stream js;
+	struct snapshot snap;
 	char host[256];
 	struct report_opts ro;
 	struct report_sections sections;	/* the text report's */
@@ -46,31 +46,6 @@ struct once {
 static void say(struct once *on, const char *text)
 {
 	msglog_add(on->log, text);
-}
-
-/* The text report for a terminal whose charset is not UTF-8: every byte
- * >= 0x80 spelt out, as one of them may be a C1 control there. */
-static int report_text_8bit(const struct model *m,
-			    const struct report_opts *ro, FILE *out)
-{
-	char *buf = NULL;
-	size_t len = 0;
-	FILE *mem = open_memstream(&buf, &len);
-
-	if (!mem)
-		return -1;
-	int rc = report_text(m, ro, mem);
-	if (fclose(mem) != 0)
-		rc = -1;
-	if (rc == 0) {
-		struct strbuf ascii = STRBUF_INIT;
-		clean_for(&ascii, buf, len, CLEAN_ASCII | CLEAN_DONE);
-		if (fwrite(ascii.buf, 1, ascii.len, out) != ascii.len)
-			rc = -1;
-		sb_free(&ascii);
-	}
-	free(buf);
-	return rc;
 }
 
 /* Every host to its end (or its timeout); returns how many failed:
@@ -115,10 +90,10 @@ static size_t read_hosts(struct once *on)
 	for (size_t i = 0; i < o->nhostpaths; i++)
 		fleet_add(fl, o->host_names[i], o->host_paths[i]);
 	if (on->json)
-		model_watch(&on->m, read_json_view, &on->js);
+		model_watch(&on->m, snapshot_on_incident, &on->snap);
 	size_t down = run_hosts(fl, &on->m);
 	if (on->json)
-		model_unwatch(&on->m, &on->js);
+		model_unwatch(&on->m, &on->snap);
 	fleet_free(fl);
 	return down;
 }
@@ -157,37 +132,15 @@ static void say_state(void *ctx, const char *text)
 	say(ctx, text);
 }
 
-/* The text report says what it covers when a state carries counters. */
-static void say_state_text(const struct options *o, const struct model *m)
-{
-	time_t since = (time_t)m->counted_since;
-	struct tm tm;
-	char iso[32];
-
-	gmtime_r(&since, &tm);
-	strftime(iso, sizeof iso, "%Y-%m-%d %H:%M:%S UTC", &tm);
-	struct strbuf path = STRBUF_INIT;
-	sanitize(&path, o->state_file, strlen(o->state_file));
-	printf(_("State: %s\n"
-		 "  This report covers what this run read; the prom file's\n"
-		 "  counters cover everything counted since %s.\n"),
-	       path.buf, iso);
-	sb_free(&path);
-}
-
 /* The JSON report's incidents go straight out as they are found: its
  * memory does not grow with them. */
-static void json_begin(struct once *on, const struct catalog *cat)
+static void json_begin(struct once *on)
 {
-	struct strbuf head = STRBUF_INIT;
-
 	/* Tens of megabytes may go out: in large writes, not in the
 	 * default 4 KiB ones.  The buffer stays stdout's until exit. */
 	if (!terminal_stdout())
 		setvbuf(stdout, xmalloc(OUT_BUFFER), _IOFBF, OUT_BUFFER);
-	json_stream_init(&on->js, stdout, cat);
-	report_json_head(&head, &on->ro);
-	on->js.head = sb_detach(&head);
+	snapshot_begin(&on->snap, stdout, &on->ro);
 }
 
 /* The model, the state it starts from and the report's options. */
@@ -213,12 +166,11 @@ static int begin(struct once *on, const struct options *o,
 	on->ro = (struct report_opts){
 		.cat = cat, .host = on->host, .version = PACKAGE_VERSION,
 		.color = terminal_report_colour(o->color), .width = 80,
-		.incidents = on->json ? &on->js : NULL,
 		.state_file = o->state_file,
 		.counted_since = on->m.counted_since,
 	};
 	if (on->json)
-		json_begin(on, cat);
+		json_begin(on);
 	else
 		report_sections_init(&on->sections, &on->m);
 	on->ro.sections = &on->sections;
@@ -232,7 +184,7 @@ static void end(struct once *on)
 	if (on->lock_fd >= 0)
 		close(on->lock_fd);
 	if (on->json)
-		json_stream_free(&on->js);
+		snapshot_free(&on->snap);
 	report_sections_free(&on->sections);
 	prom_counts_free(&on->prom);
 	model_free(&on->m);
@@ -247,11 +199,8 @@ static int write_out(struct once *on)
 
 	model_sort(m);
 	report_sections_sort(&on->sections);
-	int rc = on->json ? report_json(m, &on->ro, stdout)
-		: locale_is_utf8() ? report_text(m, &on->ro, stdout)
-				   : report_text_8bit(m, &on->ro, stdout);
-	if (rc == 0 && o->state_file && !on->json)
-		say_state_text(o, m);
+	int rc = on->json ? snapshot_end(&on->snap, m)
+			  : report_text(m, &on->ro, stdout);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = -1;
 	int status = m->n ? EXIT_INCIDENTS : EXIT_CLEAN;
@@ -287,7 +236,7 @@ int run_once(const struct options *o, struct ruleset *rs,
 	if (begin(&on, o, cat) < 0)
 		return EXIT_TROUBLE;
 	double t0 = monotonic_seconds();
-	int rc = read_all(o, rs, &on.m, on.json ? &on.js : NULL,
+	int rc = read_all(o, rs, &on.m, on.json ? &on.snap : NULL,
 			  on.resuming ? &on.rr : NULL, &on.err);
 	size_t nlocal = on.m.nroots, hosts_down = 0;
 	if (rc == 0)

@@ -177,7 +177,8 @@ static int usage_error(const char *what, const char *arg)
 	struct strbuf clean = STRBUF_INIT, msg = STRBUF_INIT;
 
 	sanitize(&clean, arg, strlen(arg));
-	/* what: a text marked by the keyword usage_error or N_ (po/Makevars). */
+	/* what: a text marked by the keyword usage_error or by N_
+	 * (po/Makevars). */
 	sb_addf(&msg, _("plogtop: %s '%s'\nTry 'plogtop --help' for more "
 			"information.\n"), _(what), sb_str(&clean));
 	msglog_usage(msg.buf);

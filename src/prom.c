@@ -59,12 +59,12 @@ static struct prom_count *find_pair(struct prom_counts *pc, const char *host,
 }
 
 void prom_counts_add(struct prom_counts *pc, const char *host,
-		     const char *name, const struct klass *k, size_t n)
+		     const char *name, const struct class_key *k, size_t n)
 {
 	struct prom_count *c = find_pair(pc, host, name);
 
 	for (size_t i = 0; i < c->nclasses; i++) {
-		struct klass *x = &c->classes[i].k;
+		struct class_key *x = &c->classes[i].k;
 		if (x->code == k->code && x->resource == k->resource &&
 		    x->cause == k->cause) {
 			c->classes[i].n += n;
@@ -78,7 +78,7 @@ void prom_counts_add(struct prom_counts *pc, const char *host,
 
 static void count_incident(void *ctx, const struct incident *inc)
 {
-	struct klass k = { inc->code, inc->resource, inc->cause };
+	struct class_key k = { inc->code, inc->resource, inc->cause };
 
 	prom_counts_add(ctx, inc->host, inc->name, &k, 1);
 }
@@ -109,7 +109,7 @@ void prom_counts_free(struct prom_counts *pc)
 /* ---- the file ---- */
 
 struct series {
-	struct klass k;
+	struct class_key k;
 	const char *host;
 	const char *name;
 	size_t n;
@@ -186,12 +186,13 @@ void prom_render(struct strbuf *out, const struct model *m,
 	size_t n;
 	struct series *v = all_series(pc, &n);
 
-	metric_head(out, "plogtop_incidents_total", "counter",
+	metric_head(out, TAX_PROM_INCIDENTS, "counter",
 		    "Failed runtime API calls (EE1023 resource exhaustion, "
 		    "EE1001 invalid argument) found in plog logs.");
 	for (size_t i = 0; i < n; i++) {
-		sb_addf(out, "plogtop_incidents_total{code=\"%s\",resource=\"%s\","
-			"cause=\"%s\",process=\"", code_name(v[i].k.code),
+		sb_addf(out, TAX_PROM_INCIDENTS "{" TAX_KEY_CODE "=\"%s\","
+			TAX_KEY_RESOURCE "=\"%s\"," TAX_KEY_CAUSE "=\"%s\","
+			TAX_KEY_PROCESS "=\"", code_name(v[i].k.code),
 			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
 		label(out, v[i].name);
 		/* A host's incidents: local ones have no host label. */

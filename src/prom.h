@@ -49,7 +49,7 @@ void prom_counts_init(struct prom_counts *pc, struct model *m);
  * state file remembers them.  Pairs beyond PROM_MAX_NAMES add up under
  * (host, PROM_OTHER_NAME). */
 void prom_counts_add(struct prom_counts *pc, const char *host,
-		     const char *name, const struct klass *k, size_t n);
+		     const char *name, const struct class_key *k, size_t n);
 /* Stops watching and frees the counts. */
 void prom_counts_free(struct prom_counts *pc);
 

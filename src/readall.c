@@ -62,7 +62,7 @@ struct worker {
 	struct strbuf err;
 	const struct catalog *cat;	/* NULL: no JSON to render */
 	logtime_t since;		/* the model's --since */
-	struct first_of firsts[CODE_EE1001 + 1][RES_COUNT][CAUSE_COUNT];
+	struct first_of firsts[CODE_COUNT][RES_COUNT][CAUSE_COUNT];
 	struct ruleset *rs;
 	struct model m;		/* its follower's: paths interned, files read */
 	struct scan_part scan;	/* what it hands back with its incidents */
@@ -125,7 +125,7 @@ static void enqueue(struct worker *w, struct item it)
  * model hold no more than it needs. */
 static int may_be_example(struct worker *w, const struct incident *inc)
 {
-	if ((unsigned)inc->code > CODE_EE1001 ||
+	if ((unsigned)inc->code >= CODE_COUNT ||
 	    (unsigned)inc->resource >= RES_COUNT ||
 	    (unsigned)inc->cause >= CAUSE_COUNT)
 		return 1;
@@ -155,7 +155,7 @@ static void worker_incident(void *ctx, struct incident *inc)
 	 * parallel; the model only counts. */
 	if (w->cat) {
 		struct strbuf sb = STRBUF_INIT;
-		report_incident_json(&sb, inc, w->cat, NULL);
+		snapshot_render(&sb, inc, w->cat);
 		/* Its room cut to what it holds: thousands may wait. */
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
@@ -261,7 +261,7 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 
 /* One stream's incidents, as worker w read them, into the model. */
 static void add_stream(struct model *m, struct worker *w,
-		       struct json_stream *js)
+		       struct snapshot *snap)
 {
 	struct adopted a = { NULL, NULL };
 
@@ -271,8 +271,8 @@ static void add_stream(struct model *m, struct worker *w,
 			return;
 		adopt(m, &a, it.inc);
 		/* Rendered by the worker: the JSON view does not watch. */
-		if (model_add(m, it.inc, READ_BEFORE) && js)
-			json_stream_add_rendered(js, it.json, it.jsonlen);
+		if (model_add(m, it.inc, READ_BEFORE) && snap)
+			snapshot_add_rendered(snap, it.json, it.jsonlen);
 		free(it.json);
 	}
 }
@@ -341,7 +341,7 @@ static int start_worker(struct worker *w, const struct share *sh,
 
 static void end_worker(struct worker *w)
 {
-	for (enum code c = CODE_NONE; c <= CODE_EE1001; c++)
+	for (enum code c = CODE_NONE; c < CODE_COUNT; c++)
 		for (enum resource r = RES_NONE; r < RES_COUNT; r++)
 			for (enum cause k = CAUSE_NONE; k < CAUSE_COUNT; k++)
 				free(w->firsts[c][r][k].file);
@@ -370,7 +370,7 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 }
 
 static int read_parallel(const struct options *o, struct model *m,
-			 struct json_stream *js, const struct plan_file *plan,
+			 struct snapshot *snap, const struct plan_file *plan,
 			 size_t nplan, size_t nstreams, size_t nw,
 			 struct strbuf *err)
 {
@@ -382,14 +382,14 @@ static int read_parallel(const struct options *o, struct model *m,
 
 	while (started < nw && rc == 0) {
 		rc = start_worker(&w[started], &sh, started,
-				  js ? js->cat : NULL, m->since, err);
+				  snap ? snap->cat : NULL, m->since, err);
 		if (rc < 0)
 			end_worker(&w[started]);
 		else
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		add_stream(m, &w[owner[s]], js);
+		add_stream(m, &w[owner[s]], snap);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -411,13 +411,8 @@ static int read_parallel(const struct options *o, struct model *m,
 	return rc;
 }
 
-void read_json_view(void *js, const struct incident *inc)
-{
-	json_stream_add(js, inc);
-}
-
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct read_resume *rr,
+	     struct snapshot *snap, struct read_resume *rr,
 	     struct strbuf *err)
 {
 	struct follow_opts fo = {
@@ -449,15 +444,15 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		 * go, and their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
-		rc = read_parallel(o, m, js, plan, nplan, nstreams, nw, err);
+		rc = read_parallel(o, m, snap, plan, nplan, nstreams, nw, err);
 	} else {
-		if (js)
-			model_watch(m, read_json_view, js);
+		if (snap)
+			model_watch(m, snapshot_on_incident, snap);
 		while (follower_history_step(fw, 1000))
 			;
 		follower_flush(fw);
-		if (js)
-			model_unwatch(m, js);
+		if (snap)
+			model_unwatch(m, snap);
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}

@@ -24,13 +24,9 @@ struct read_resume {
 };
 
 /* Reads every path to its end into m; each counted incident also goes
- * to js when given.  Returns 0, or -1 with a message in err. */
+ * to the snapshot when given.  Returns 0, or -1 with a message in err. */
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct json_stream *js, struct read_resume *rr,
+	     struct snapshot *snap, struct read_resume *rr,
 	     struct strbuf *err);
-
-/* The JSON report's view of the model (model_watch, ctx a json_stream):
- * each incident counted goes out as it is found. */
-void read_json_view(void *js, const struct incident *inc);
 
 #endif

@@ -8,35 +8,12 @@
 #include "model.h"
 #include "report_sections.h"
 
-/* The incidents of a JSON report, written as they complete (to an
- * unlinked temporary file), so that the report's memory does not grow
- * with them; they keep the order they were found in. */
-struct json_stream {
-	FILE *f;
-	const struct catalog *cat;
-	size_t n;
-	int err;	/* errno of the first failed write */
-	char *head;	/* the report's start, written before the first */
-};
-
-/* Incidents are written to f, the report's own output: the report's
- * head (report_json_head) first, the rest of it after (report_json). */
-void json_stream_init(struct json_stream *js, FILE *f,
-		      const struct catalog *cat);
-void json_stream_free(struct json_stream *js);
-/* Returns -1 when writing failed (js->err says why). */
-int json_stream_add(struct json_stream *js, const struct incident *inc);
-/* The same, for an incident already rendered (report_incident_json). */
-int json_stream_add_rendered(struct json_stream *js, const char *json,
-			     size_t len);
-
 struct report_opts {
 	const struct catalog *cat;
 	const char *host;
 	const char *version;
 	int color;
 	int width;	/* columns to fit; 80 */
-	struct json_stream *incidents;	/* the JSON report's incidents */
 	/* --state: the report covers this run, the counters all runs since
 	 * counted_since (Unix seconds). */
 	const char *state_file;
@@ -46,26 +23,45 @@ struct report_opts {
 	const struct report_sections *sections;
 };
 
-/* Each writes the whole report to out; returns 0, or -1 on a write error
- * (errno set). */
+/* The --once text report (report_text.c), whole: under a locale whose
+ * charset is not UTF-8 with every byte >= 0x80 spelt out, and with what
+ * it covers when a state carries counters.  Returns 0, or -1 on a write
+ * error (errno set). */
 int report_text(const struct model *m, const struct report_opts *o, FILE *out);
+
+/* The JSON snapshot (--format=json, report_json.c, and nothing else
+ * writes it), written as it is read: its head, each counted incident as
+ * it completes (so that memory does not grow with them, and they keep
+ * the order they were found in), then what needs all of them counted. */
+struct snapshot {
+	FILE *f;
+	const struct catalog *cat;
+	size_t n;	/* incidents written */
+	int err;	/* errno of the first failed write */
+	char *head;	/* written with the first incident, or at the end */
+};
+
+/* The head is made now (its generated_at) and written with the first
+ * incident, so that a run that fails before reading writes nothing. */
+void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o);
+/* The snapshot as a view of the model (model_watch, ctx the snapshot):
+ * each incident counted goes out as it is found; one that was not
+ * counted (--since) is left out. */
+void snapshot_on_incident(void *snapshot, const struct incident *inc);
+/* The same in two steps, for a reading thread: its object rendered there
+ * (in parallel), then added here in the model's order.  -1 when writing
+ * failed (s->err says why). */
+void snapshot_render(struct strbuf *sb, const struct incident *inc,
+		     const struct catalog *cat);
+int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len);
+/* The rest, from the model once everything is counted: -1 on a write
+ * error (errno set). */
+int snapshot_end(struct snapshot *s, const struct model *m);
+void snapshot_free(struct snapshot *s);
+/* The whole snapshot at once, with no incidents (the fuzzers'). */
 int report_json(const struct model *m, const struct report_opts *o, FILE *out);
-/* What a JSON report starts with, known before anything is read; the
- * incidents follow it (see struct json_stream). */
-void report_json_head(struct strbuf *sb, const struct report_opts *o);
 
 /* The version of the snapshot and of the --follow stream (2: hosts). */
 #define REPORT_SCHEMA_VERSION 2
-
-/* The first line of --follow --format=ndjson --hello:
- * {"schema": "plogtop.stream", "schema_version": 2, ...}. */
-void report_stream_hello(struct strbuf *sb, const char *version,
-			 const char *host);
-
-/* One incident as the JSON object of the snapshot's "incidents" (also a
- * line of --follow --format=ndjson, with host when given: the incident's
- * host, else this one). */
-void report_incident_json(struct strbuf *sb, const struct incident *inc,
-			  const struct catalog *cat, const char *host);
 
 #endif

@@ -5,128 +5,15 @@
 #include <string.h>
 #include <time.h>
 
-#include "i18n.h"
+#include "incident_json.h"
 #include "json.h"
 #include "report.h"
 #include "wire_limits.h"
 
-static void key_of(struct strbuf *sb, const char *key)
-{
-	sb_addc(sb, '"');
-	sb_adds(sb, key);
-	sb_add(sb, "\": ", 3);
-}
-
-static void kv_str(struct strbuf *sb, const char *key, const char *value)
-{
-	key_of(sb, key);
-	json_cstring(sb, value);
-}
-
-/* A string of an incident: at most WIRE_STRING_MAX bytes, as the reader
- * of the stream takes them. */
+/* A string of the wire's, as an incident names it (incident_json.h). */
 static void kv_wire(struct strbuf *sb, const char *key, const char *value)
 {
-	key_of(sb, key);
-	json_string_max(sb, value, strlen(value), WIRE_STRING_MAX);
-}
-
-static void pid_value(struct strbuf *sb, long pid)
-{
-	if (pid)
-		sb_addf(sb, "%ld", pid);
-	else
-		sb_adds(sb, "null");
-}
-
-static void render_text(struct strbuf *sb, const char *key,
-			const struct incident *inc, const struct catalog *cat)
-{
-	struct strbuf text = STRBUF_INIT;
-
-	sb_grow(&text, 1024);
-	if (cat)
-		catalog_render(cat, key, inc, &text);
-	key_of(sb, key);
-	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
-	sb_free(&text);
-}
-
-/* What the end of an incident takes at most: lang, summary and fix (a
- * JSON string is at most twice its decoded bytes, and its quotes). */
-#define TAIL_MAX (2 * (2 * WIRE_STRING_MAX + 16) + 256)
-
-/* Fields, the first WIRE_FIELDS_MAX, each cut so that the incident
- * stays within WIRE_INCIDENT_MAX bytes from start. */
-static void fields_part(struct strbuf *sb, const struct incident *inc,
-			size_t start)
-{
-	for (size_t i = 0; i < inc->nfields && i < WIRE_FIELDS_MAX; i++) {
-		const char *k = inc->fields[i].key, *v = inc->fields[i].value;
-		if (i)
-			sb_adds(sb, ", ");
-		json_string_max(sb, k, strlen(k), WIRE_KEY_MAX);
-		sb_adds(sb, ": ");
-		size_t used = sb->len - start + TAIL_MAX + 8;
-		size_t room = used < WIRE_INCIDENT_MAX
-			      ? (WIRE_INCIDENT_MAX - used) / 2 : 0;
-		json_string_max(sb, v, strlen(v), room < WIRE_STRING_MAX
-				? room : WIRE_STRING_MAX);
-	}
-}
-
-void report_incident_json(struct strbuf *sb, const struct incident *inc,
-			  const struct catalog *cat, const char *host)
-{
-	size_t start = sb->len;
-
-	/* A line of --follow's stream names a host always (this machine
-	 * for local input); the snapshot's incidents null for local.
-	 * Room for a typical incident at once, not by doubling.  Every
-	 * string within wire_limits.h: what this writes, a plogtop of the
-	 * same version reads. */
-	sb_grow(sb, 2048);
-	sb_adds(sb, "{");
-	if (inc->host || host)
-		kv_wire(sb, "host", inc->host ? inc->host : host);
-	else
-		sb_adds(sb, "\"host\": null");
-	sb_adds(sb, ", \"pid\": ");
-	pid_value(sb, inc->pid);
-	sb_adds(sb, ", ");
-	kv_wire(sb, "name", inc->name);
-	sb_adds(sb, ", \"tid\": ");
-	pid_value(sb, inc->tid);
-	sb_adds(sb, ", ");
-	kv_str(sb, "code", code_name(inc->code));
-	sb_adds(sb, ", ");
-	if (inc->reported_code)
-		kv_wire(sb, "reported_code", inc->reported_code);
-	else
-		sb_adds(sb, "\"reported_code\": null");
-	sb_adds(sb, ", ");
-	kv_str(sb, "resource", resource_name(inc->resource));
-	sb_adds(sb, ", ");
-	kv_str(sb, "cause", cause_name(inc->cause));
-	sb_adds(sb, ", \"first_seen\": ");
-	json_time(sb, inc->first);
-	sb_adds(sb, ", \"last_seen\": ");
-	json_time(sb, inc->last);
-	sb_adds(sb, ", ");
-	kv_wire(sb, "file", inc->file);
-	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
-		inc->line, inc->nlines);
-	fields_part(sb, inc, start);
-	/* The language of summary and fix (keys, codes, resources and
-	 * causes are English always). */
-	char lang[I18N_LANG_MAX];
-	sb_adds(sb, "}, ");
-	kv_str(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
-	sb_adds(sb, ", ");
-	render_text(sb, "summary", inc, cat);
-	sb_adds(sb, ", ");
-	render_text(sb, "fix", inc, cat);
-	sb_adds(sb, "}");
+	json_member_max(sb, key, value, WIRE_STRING_MAX);
 }
 
 static void scan_part(struct strbuf *sb, const struct model *m)
@@ -143,23 +30,23 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 		"\"problems\": [", m->filtered, m->problems_total);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		sb_adds(sb, i ? ", {" : "{");
-		kv_str(sb, "path", m->problems[i].path);
+		json_member(sb, "path", m->problems[i].path);
 		sb_adds(sb, ", ");
-		kv_str(sb, "error", m->problems[i].error);
+		json_member(sb, "error", m->problems[i].error);
 		sb_adds(sb, "}");
 	}
 	sb_addf(sb, "], \"skipped_total\": %zu, \"skipped\": [", m->nskipped);
 	for (size_t i = 0; i < m->nskipped_listed; i++) {
 		sb_adds(sb, i ? ", {" : "{");
-		kv_str(sb, "path", m->skipped[i].path);
+		json_member(sb, "path", m->skipped[i].path);
 		sb_adds(sb, ", ");
-		kv_str(sb, "reason", m->skipped[i].why);
+		json_member(sb, "reason", m->skipped[i].why);
 		sb_adds(sb, "}");
 	}
 	sb_adds(sb, "], \"roots\": [");
 	for (size_t i = 0; i < m->nroots; i++) {
 		sb_adds(sb, i ? ", {" : "{");
-		kv_str(sb, "path", m->roots[i]);
+		json_member(sb, "path", m->roots[i]);
 		sb_addf(sb, ", \"files\": %zu}", m->root_files[i]);
 	}
 	sb_adds(sb, "]},\n");
@@ -169,11 +56,11 @@ static void process_part(struct strbuf *sb, const struct process *p)
 {
 	sb_adds(sb, "    {");
 	if (p->host)
-		kv_str(sb, "host", p->host->name);
+		json_member(sb, "host", p->host->name);
 	else
 		sb_adds(sb, "\"host\": null");
 	sb_adds(sb, ", \"pid\": ");
-	pid_value(sb, p->pid);
+	json_id(sb, p->pid);
 	sb_adds(sb, ", ");
 	kv_wire(sb, "name", p->name);	/* as its incidents name it */
 	sb_adds(sb, ", \"first_seen\": ");
@@ -199,12 +86,12 @@ static void hosts_part(struct strbuf *sb, const struct model *m)
 	for (size_t i = 0; i < m->nhosts; i++) {
 		const struct model_host *h = m->hosts[i];
 		sb_adds(sb, i ? ",\n    {" : "\n    {");
-		kv_str(sb, "host", h->name);
+		json_member(sb, "host", h->name);
 		sb_adds(sb, ", ");
-		kv_str(sb, "status", host_state_name(h->state));
+		json_member(sb, "status", host_state_name(h->state));
 		sb_adds(sb, ", ");
 		if (h->reason)
-			kv_str(sb, "reason", h->reason);
+			json_member(sb, "reason", h->reason);
 		else
 			sb_adds(sb, "\"reason\": null");
 		sb_addf(sb, ", \"incidents\": %zu, \"processes\": %zu, "
@@ -212,18 +99,6 @@ static void hosts_part(struct strbuf *sb, const struct model *m)
 			h->files, h->attempts);
 	}
 	sb_adds(sb, m->nhosts ? "\n  ],\n" : "],\n");
-}
-
-void report_stream_hello(struct strbuf *sb, const char *version,
-			 const char *host)
-{
-	sb_addf(sb, "{\"schema\": \"plogtop.stream\", \"schema_version\": "
-		"%d, ", REPORT_SCHEMA_VERSION);
-	kv_str(sb, "tool_version", version);
-	sb_adds(sb, ", ");
-	kv_str(sb, "host", host);
-	/* It honours --resume and writes cursor lines (CONTRACT.md 2). */
-	sb_adds(sb, ", \"resume\": true}");
 }
 
 /* Writes what the buffer holds; returns -1 on a write error. */
@@ -236,55 +111,8 @@ static int flush_to(struct strbuf *sb, FILE *out)
 	return rc;
 }
 
-void json_stream_init(struct json_stream *js, FILE *f,
-		      const struct catalog *cat)
-{
-	memset(js, 0, sizeof *js);
-	js->f = f;
-	js->cat = cat;
-}
-
-void json_stream_free(struct json_stream *js)
-{
-	free(js->head);
-	js->head = NULL;
-}
-
-/* The head goes out with the first incident (or the report's end), so
- * that a run that fails before reading writes nothing. */
-static void json_stream_begin(struct json_stream *js)
-{
-	if (!js->head)
-		return;
-	if (fputs(js->head, js->f) < 0 && !js->err)
-		js->err = errno ? errno : EIO;
-	json_stream_free(js);
-}
-
-int json_stream_add_rendered(struct json_stream *js, const char *json,
-			     size_t len)
-{
-	const char *sep = js->n ? ",\n    " : "\n    ";
-
-	json_stream_begin(js);
-	if ((fputs(sep, js->f) < 0 || fwrite(json, 1, len, js->f) != len) &&
-	    !js->err)
-		js->err = errno ? errno : EIO;
-	js->n++;
-	return js->err ? -1 : 0;
-}
-
-int json_stream_add(struct json_stream *js, const struct incident *inc)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	report_incident_json(&sb, inc, js->cat, NULL);
-	int rc = json_stream_add_rendered(js, sb.buf, sb.len);
-	sb_free(&sb);
-	return rc;
-}
-
-void report_json_head(struct strbuf *sb, const struct report_opts *o)
+/* What the snapshot starts with, known before anything is read. */
+static void head_part(struct strbuf *sb, const struct report_opts *o)
 {
 	char now[32];
 	time_t t = time(NULL);
@@ -295,9 +123,9 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o)
 	sb_adds(sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
 		"  \"schema_version\": ");
 	sb_addf(sb, "%d,\n  ", REPORT_SCHEMA_VERSION);
-	kv_str(sb, "tool_version", o->version);
+	json_member(sb, "tool_version", o->version);
 	sb_adds(sb, ",\n  ");
-	kv_str(sb, "host", o->host);
+	json_member(sb, "host", o->host);
 	if (o->state_file) {
 		/* What the report covers and what the counters do. */
 		time_t since = (time_t)o->counted_since;
@@ -305,7 +133,7 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o)
 		gmtime_r(&since, &tm);
 		strftime(iso, sizeof iso, "%Y-%m-%dT%H:%M:%SZ", &tm);
 		sb_adds(sb, ",\n  \"state\": {");
-		kv_str(sb, "file", o->state_file);
+		json_member(sb, "file", o->state_file);
 		sb_addf(sb, ", \"report_covers\": \"read this run\", "
 			"\"counters_cover\": \"counted since\", "
 			"\"counted_since\": \"%s\"}", iso);
@@ -313,25 +141,76 @@ void report_json_head(struct strbuf *sb, const struct report_opts *o)
 	sb_addf(sb, ",\n  \"generated_at\": \"%s\",\n  \"incidents\": [", now);
 }
 
-/* The incidents come first, as they were found (they went straight to
- * the output while reading, so memory does not grow with them); what
- * needs all of them counted follows. */
-int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o)
+{
+	struct strbuf head = STRBUF_INIT;
+
+	memset(s, 0, sizeof *s);
+	s->f = f;
+	s->cat = o->cat;
+	head_part(&head, o);
+	s->head = sb_detach(&head);
+}
+
+void snapshot_free(struct snapshot *s)
+{
+	free(s->head);
+	s->head = NULL;
+}
+
+/* The head goes out with the first incident (or the snapshot's end), so
+ * that a run that fails before reading writes nothing. */
+static void put_head(struct snapshot *s)
+{
+	if (!s->head)
+		return;
+	if (fputs(s->head, s->f) < 0 && !s->err)
+		s->err = errno ? errno : EIO;
+	snapshot_free(s);
+}
+
+void snapshot_render(struct strbuf *sb, const struct incident *inc,
+		     const struct catalog *cat)
+{
+	/* The snapshot's incidents name no host for local input. */
+	incident_json(sb, inc, cat, NULL);
+}
+
+int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len)
+{
+	const char *sep = s->n ? ",\n    " : "\n    ";
+
+	put_head(s);
+	if ((fputs(sep, s->f) < 0 || fwrite(json, 1, len, s->f) != len) &&
+	    !s->err)
+		s->err = errno ? errno : EIO;
+	s->n++;
+	return s->err ? -1 : 0;
+}
+
+void snapshot_on_incident(void *snapshot, const struct incident *inc)
+{
+	struct snapshot *s = snapshot;
+	struct strbuf sb = STRBUF_INIT;
+
+	/* Not counted: left out by --since. */
+	if (!inc->proc)
+		return;
+	snapshot_render(&sb, inc, s->cat);
+	snapshot_add_rendered(s, sb.buf, sb.len);
+	sb_free(&sb);
+}
+
+/* The incidents came first, as they were found; what needs all of them
+ * counted follows. */
+int snapshot_end(struct snapshot *s, const struct model *m)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct json_stream own;
-	struct json_stream *js = o->incidents;
-	int rc = 0;
+	FILE *out = s->f;
 
-	if (!js || js->f != out) {
-		json_stream_init(&own, out, o->cat);
-		report_json_head(&sb, o);
-		own.head = sb_detach(&sb);
-		js = &own;
-	}
-	json_stream_begin(js);
-	rc = js->err ? -1 : 0;
-	sb_adds(&sb, js->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
+	put_head(s);
+	int rc = s->err ? -1 : 0;
+	sb_adds(&sb, s->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (i)
 			sb_adds(&sb, ", ");
@@ -352,5 +231,15 @@ int report_json(const struct model *m, const struct report_opts *o, FILE *out)
 	if (rc == 0)
 		rc = flush_to(&sb, out);
 	sb_free(&sb);
+	return rc;
+}
+
+int report_json(const struct model *m, const struct report_opts *o, FILE *out)
+{
+	struct snapshot s;
+
+	snapshot_begin(&s, out, o);
+	int rc = snapshot_end(&s, m);
+	snapshot_free(&s);
 	return rc;
 }

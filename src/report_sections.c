@@ -6,7 +6,7 @@
 #include "report_sections.h"
 #include "xalloc.h"
 
-static int same_class(const struct klass *a, const struct incident *inc)
+static int same_class(const struct class_key *a, const struct incident *inc)
 {
 	return a->code == inc->code && a->resource == inc->resource &&
 	       a->cause == inc->cause;
@@ -26,7 +26,7 @@ static void count_in_section(void *ctx, const struct incident *inc)
 		rs->v = xrealloc(rs->v, (rs->n + 1) * sizeof *rs->v);
 		s = &rs->v[rs->n++];
 		memset(s, 0, sizeof *s);
-		s->k = (struct klass){ inc->code, inc->resource, inc->cause };
+		s->k = (struct class_key){ inc->code, inc->resource, inc->cause };
 	}
 	s->n++;
 	if (!s->example || model_incident_cmp(inc, s->example) < 0) {

@@ -11,7 +11,7 @@
 #include "model.h"
 
 struct section {
-	struct klass k;
+	struct class_key k;
 	size_t n;
 	struct incident *example;	/* keeps its raw lines */
 	/* Set by report_sections_sort: the processes hit, in the order

@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "i18n.h"
 #include "report.h"
@@ -17,19 +18,11 @@
 #define DIM(o) ((o)->color ? TERMINAL_DIM : "")
 #define OFF(o) ((o)->color ? TERMINAL_OFF : "")
 
-static const struct {
-	enum resource r;
-	const char *head;
-} columns[] = {
-	{ RES_STREAM, N_("Strm") }, { RES_NOTIFY, N_("Ntfy") },
-	{ RES_EVENT, N_("Evnt") }, { RES_ASYNC_COPY, N_("Acpy") },
-	{ RES_MEMCPY, N_("Mcpy") }, { RES_ARGUMENT, N_("Arg") },
-};
+#define NCOLUMNS NRES	/* the taxonomy's (taxonomy.h) */
 
-#define NCOLUMNS (sizeof columns / sizeof columns[0])
-
-/* Log content, sanitised, cut to width columns. */
-static void put_clean(struct strbuf *sb, const char *s, size_t width, int pad)
+/* Log content, sanitised, cut to width columns (padded to them when
+ * pad). */
+static void put_fitted(struct strbuf *sb, const char *s, size_t width, int pad)
 {
 	struct strbuf clean = STRBUF_INIT;
 
@@ -141,7 +134,7 @@ static void header(struct strbuf *sb, const struct model *m,
 	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		pad(sb, i ? "" : _("Roots:"), 8, 0);
-		put_clean(sb, m->roots[i], 50, 0);
+		put_fitted(sb, m->roots[i], 50, 0);
 		size_t n = m->root_files[i];
 		if (n)
 			sb_addf(sb, ngettext(" (%zu file)\n", " (%zu files)\n",
@@ -232,7 +225,7 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 		int down = h->state == HOST_DOWN;
 		pad(sb, i ? "" : _("Hosts:"), 8, 0);
 		size_t at = sb->len;
-		put_clean(sb, h->name, 24, 0);
+		put_fitted(sb, h->name, 24, 0);
 		size_t col = 8 + text_width(sb->buf + at);
 		if (down) {
 			sb_addf(sb, " %s%s%s ", RED(o), _("down:"), OFF(o));
@@ -246,7 +239,7 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 					     h->n), h->n);
 			if (h->reason) {	/* "no logs yet" */
 				sb_adds(sb, " (");
-				put_clean(sb, _(h->reason), 44, 0);
+				put_fitted(sb, _(h->reason), 44, 0);
 				sb_adds(sb, ")");
 			}
 		}
@@ -289,7 +282,7 @@ static void process_table(struct strbuf *sb, const struct model *m,
 	pad(sb, _("TOTAL"), 5, 1);
 	for (size_t c = 0; c < NCOLUMNS; c++) {
 		sb_addc(sb, ' ');
-		pad(sb, _(columns[c].head), 4, 1);
+		pad(sb, _(resource_head(RES_COLUMN(c))), 4, 1);
 	}
 	sb_addc(sb, ' ');
 	pad(sb, _("FIRST"), 11, 0);
@@ -298,17 +291,17 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		const struct process *p = m->procs[i];
 		char first[16], last[16];
 		if (hosts) {
-			put_clean(sb, p->host ? p->host->name : "-", 12, 1);
+			put_fitted(sb, p->host ? p->host->name : "-", 12, 1);
 			sb_addc(sb, ' ');
 		}
 		if (p->pid)
 			sb_addf(sb, "%-*ld ", (int)pidw, p->pid);
 		else
 			sb_addf(sb, "%-*s ", (int)pidw, "-");
-		put_clean(sb, *p->name ? p->name : "-", 12, 1);
+		put_fitted(sb, *p->name ? p->name : "-", 12, 1);
 		sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
 		for (size_t c = 0; c < NCOLUMNS; c++) {
-			size_t n = p->by_resource[columns[c].r];
+			size_t n = p->by_resource[RES_COLUMN(c)];
 			if (n)
 				sb_addf(sb, " %4zu", n);
 			else
@@ -318,8 +311,13 @@ static void process_table(struct strbuf *sb, const struct model *m,
 		short_time(last, p->last);
 		sb_addf(sb, " %-11s %s\n", first, last);
 	}
-	sb_addf(sb, "%s%s%s\n", DIM(o), _("Strm=stream Ntfy=notify "
-		"Evnt=event Acpy=async copy Mcpy=memcpy Arg=argument"), OFF(o));
+	sb_adds(sb, DIM(o));
+	for (size_t c = 0; c < NCOLUMNS; c++) {
+		if (c)
+			sb_addc(sb, ' ');
+		sb_adds(sb, _(resource_legend(RES_COLUMN(c))));
+	}
+	sb_addf(sb, "%s\n", OFF(o));
 }
 
 /* Appends text wrapped to width columns: its first line after first
@@ -417,7 +415,7 @@ static void section(struct strbuf *sb, const struct section *s,
 	sb_addf(sb, _("  at %s, "), *iso ? iso : _("an unknown time"));
 	if (ex->reported_code) {
 		sb_adds(sb, _("reported as "));
-		put_clean(sb, ex->reported_code, 20, 0);
+		put_fitted(sb, ex->reported_code, 20, 0);
 	} else {
 		sb_adds(sb, _("no code printed"));
 	}
@@ -461,19 +459,51 @@ static void section(struct strbuf *sb, const struct section *s,
 	sb_free(&t);
 }
 
+/* What the report covers when a state carries counters. */
+static void state_note(struct strbuf *sb, const struct report_opts *o)
+{
+	time_t since = (time_t)o->counted_since;
+	struct tm tm;
+	char iso[32];
+
+	gmtime_r(&since, &tm);
+	strftime(iso, sizeof iso, "%Y-%m-%d %H:%M:%S UTC", &tm);
+	struct strbuf path = STRBUF_INIT;
+	sanitize(&path, o->state_file, strlen(o->state_file));
+	sb_addf(sb, _("State: %s\n"
+		      "  This report covers what this run read; the prom file's\n"
+		      "  counters cover everything counted since %s.\n"),
+		path.buf, iso);
+	sb_free(&path);
+}
+
 int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, ascii = STRBUF_INIT;
 
 	header(&sb, m, o);
 	hosts_part(&sb, m, o);
 	if (m->n) {
 		process_table(&sb, m, o);
+		/* No sections given (the fuzzers' one-shot): none shown. */
 		for (size_t i = 0; o->sections && i < o->sections->n; i++)
 			section(&sb, &o->sections->v[i], o);
 	}
-	size_t w = fwrite(sb.buf, 1, sb.len, out);
-	int rc = w == sb.len ? 0 : -1;
+	/* A byte >= 0x80 may be a C1 control on a terminal whose charset is
+	 * not UTF-8 (0x9b is CSI there): every one is spelt out. */
+	struct strbuf *text = &sb;
+	if (!locale_is_utf8()) {
+		clean_for(&ascii, sb.buf ? sb.buf : "", sb.len,
+			  CLEAN_ASCII | CLEAN_DONE);
+		text = &ascii;
+	}
+	/* The note comes after the spelling, as it always has: its bytes
+	 * are the same as before this file wrote it. */
+	if (o->state_file)
+		state_note(text, o);
+	size_t w = text->len ? fwrite(text->buf, 1, text->len, out) : 0;
+	int rc = w == text->len ? 0 : -1;
 	sb_free(&sb);
+	sb_free(&ascii);
 	return rc;
 }

@@ -6,19 +6,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
 
-static const char *const code_names[] = { "", "EE1023", "EE1001" };
-static const char *const resource_names[] = {
-	"", "stream", "notify", "event", "async_copy", "memcpy", "argument",
-	"unknown"
-};
-static const char *const cause_names[] = {
-	"", "graph_streams", "streams_created", "graph_concurrency",
-	"notifies_created", "events_created", "graph_copy_tasks",
-	"kind_location_mismatch", "unknown"
-};
 static const char *const role_names[] = {
 	"none", "boundary", "trailer", "veto", "heading", "preamble", "body",
 	"prefix", "call"
@@ -34,22 +25,7 @@ static int lookup(const char *const *names, size_t n, const char *s)
 	return 0;
 }
 
-const char *code_name(enum code c) { return code_names[c]; }
-const char *resource_name(enum resource r) { return resource_names[r]; }
-const char *cause_name(enum cause c) { return cause_names[c]; }
 const char *role_name(enum role r) { return role_names[r]; }
-enum code code_from_name(const char *s)
-{
-	return (enum code)lookup(code_names, NAMES(code_names), s);
-}
-enum resource resource_from_name(const char *s)
-{
-	return (enum resource)lookup(resource_names, NAMES(resource_names), s);
-}
-enum cause cause_from_name(const char *s)
-{
-	return (enum cause)lookup(cause_names, NAMES(cause_names), s);
-}
 
 int role_from_name(const char *s)
 {
@@ -58,25 +34,12 @@ int role_from_name(const char *s)
 	return i || strcmp(s, "none") == 0 ? i : -1;
 }
 
-enum resource resource_of_cause(enum cause c)
-{
-	switch (c) {
-	case CAUSE_GRAPH_STREAMS:
-	case CAUSE_STREAMS_CREATED: return RES_STREAM;
-	case CAUSE_GRAPH_CONCURRENCY:
-	case CAUSE_NOTIFIES_CREATED: return RES_NOTIFY;
-	case CAUSE_EVENTS_CREATED: return RES_EVENT;
-	case CAUSE_GRAPH_COPY_TASKS: return RES_ASYNC_COPY;
-	case CAUSE_KIND_LOCATION_MISMATCH: return RES_MEMCPY;
-	default: return RES_NONE;
-	}
-}
-
 struct ruleset *ruleset_new(void)
 {
 	struct ruleset *rs = xcalloc(1, sizeof *rs);
 
 	rs->mctx = rule_match_context();
+	rs->files = lognames_new();
 	return rs;
 }
 
@@ -106,12 +69,18 @@ void ruleset_free(struct ruleset *rs)
 	free(rs->cand);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
+	lognames_free(rs->files);
 	free(rs);
 }
 
 size_t ruleset_count(const struct ruleset *rs)
 {
 	return rs->n;
+}
+
+const struct lognames *ruleset_lognames(const struct ruleset *rs)
+{
+	return rs ? rs->files : NULL;
 }
 
 unsigned long ruleset_limit_hits(const struct ruleset *rs)

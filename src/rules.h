@@ -9,20 +9,7 @@
 
 #include "plogline.h"
 #include "strbuf.h"
-
-enum code { CODE_NONE, CODE_EE1023, CODE_EE1001 };
-
-enum resource {
-	RES_NONE, RES_STREAM, RES_NOTIFY, RES_EVENT, RES_ASYNC_COPY,
-	RES_MEMCPY, RES_ARGUMENT, RES_UNKNOWN, RES_COUNT
-};
-
-enum cause {
-	CAUSE_NONE, CAUSE_GRAPH_STREAMS, CAUSE_STREAMS_CREATED,
-	CAUSE_GRAPH_CONCURRENCY, CAUSE_NOTIFIES_CREATED,
-	CAUSE_EVENTS_CREATED, CAUSE_GRAPH_COPY_TASKS,
-	CAUSE_KIND_LOCATION_MISMATCH, CAUSE_UNKNOWN, CAUSE_COUNT
-};
+#include "taxonomy.h"
 
 /* What a matching line means for the chain of lines it belongs to. */
 enum role {
@@ -71,6 +58,9 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		      size_t len, struct strbuf *err);
 
 size_t ruleset_count(const struct ruleset *rs);
+/* The file names of the plog family ([file NAME] sections): logname.h. */
+struct lognames;
+const struct lognames *ruleset_lognames(const struct ruleset *rs);
 /* Matches that PCRE2 gave up on at a match, depth or heap limit (each
  * counted as no match): a rule too costly for some line. */
 unsigned long ruleset_limit_hits(const struct ruleset *rs);
@@ -106,15 +96,7 @@ int ruleset_find(struct ruleset *rs, enum role role, enum plog_level level,
 void ruleset_prefix_process(struct ruleset *rs, const char *text,
 			    size_t len, capture_fn cap, void *ctx);
 
-const char *code_name(enum code c);
-const char *resource_name(enum resource r);
-const char *cause_name(enum cause c);
 const char *role_name(enum role r);
-enum code code_from_name(const char *s);
-enum resource resource_from_name(const char *s);
-enum cause cause_from_name(const char *s);
-/* The resource a cause belongs to (RES_NONE for CAUSE_UNKNOWN). */
-enum resource resource_of_cause(enum cause c);
 
 /* The message text of a line as rules see it: after the plog header, or
  * the whole line for screen output. */

@@ -67,6 +67,7 @@ struct ruleset {
 	unsigned long limit_hits;
 	struct prefilter *prefilter;	/* of the evidence rules */
 	unsigned char *cand;		/* scratch: the candidates of a line */
+	struct lognames *files;		/* [file NAME] sections: logname.h */
 };
 
 /* Compiles a pattern as every rule is compiled (UTF, invalid UTF

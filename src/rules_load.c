@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "fileio.h"
+#include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
 
@@ -27,6 +28,8 @@ struct loader {
 	size_t n, cap;
 	struct rule_index names;	/* of this file's rules */
 	pcre2_match_context *mctx;
+	struct logname_rule *curfile;	/* a [file NAME] section */
+	struct lognames *files;		/* this file's [file NAME] sections */
 };
 
 static int fail(struct loader *ld, unsigned long line, const char *fmt, ...)
@@ -42,6 +45,36 @@ static int fail(struct loader *ld, unsigned long line, const char *fmt, ...)
 	sb_vaddf(ld->err, fmt, ap);
 	va_end(ap);
 	return -1;
+}
+
+/* The names a rule may give, from the taxonomy: every resource but
+ * unknown, which is what an incident gets when no line says one. */
+static int unknown_resource(struct loader *ld, const char *v)
+{
+	struct strbuf list = STRBUF_INIT;
+	enum resource last = RES_NONE;
+
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++)
+		if (r != RES_UNKNOWN)
+			last = r;
+	for (enum resource r = RES_NONE + 1; r < RES_COUNT; r++) {
+		if (r == RES_UNKNOWN)
+			continue;
+		if (!list.len) {
+			sb_adds(&list, resource_name(r));
+			continue;
+		}
+		char *before = sb_detach(&list);
+		/* TRANSLATORS: a list of names: its last two, its others. */
+		sb_addf(&list, r == last ? _("%s or %s") : _("%s, %s"), before,
+			resource_name(r));
+		free(before);
+	}
+	int rc = fail(ld, ld->lineno, _("unknown resource '%s' (use %s; "
+		      "leave it out when the line does not say)"), v,
+		      sb_str(&list));
+	sb_free(&list);
+	return rc;
 }
 
 static char *trim(char *s)
@@ -106,20 +139,17 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 		if (i < 0)
 			return fail(ld, ld->lineno, _("unknown role '%s'"), v);
 		r->info.role = (enum role)i;
-	} else if (strcmp(key, "code") == 0) {
+	} else if (strcmp(key, TAX_KEY_CODE) == 0) {
 		r->class_line = ld->lineno;
 		if (!(r->info.code = code_from_name(v)))
 			return fail(ld, ld->lineno,
 				    _("unknown code '%s' (EE1023 or EE1001)"), v);
-	} else if (strcmp(key, "resource") == 0) {
+	} else if (strcmp(key, TAX_KEY_RESOURCE) == 0) {
 		r->class_line = ld->lineno;
 		r->info.resource = resource_from_name(v);
 		if (!r->info.resource || r->info.resource == RES_UNKNOWN)
-			return fail(ld, ld->lineno, _("unknown resource '%s' (use "
-				    "stream, notify, event, async_copy, memcpy "
-				    "or argument; leave it out when the line "
-				    "does not say)"), v);
-	} else if (strcmp(key, "cause") == 0) {
+			return unknown_resource(ld, v);
+	} else if (strcmp(key, TAX_KEY_CAUSE) == 0) {
 		r->class_line = ld->lineno;
 		r->info.cause = cause_from_name(v);
 		if (!r->info.cause || r->info.cause == CAUSE_UNKNOWN)
@@ -155,18 +185,13 @@ static int check_consistency(struct loader *ld, struct rule *r)
 
 	if (!r->pattern)
 		return fail(ld, r->line, _("rule '%s' has no match"), r->name);
-	if (res >= RES_STREAM && res <= RES_ASYNC_COPY && code == CODE_EE1001)
-		return fail(ld, r->class_line, _("resource %s belongs to EE1023"),
-			    resource_name(res));
-	if ((res == RES_MEMCPY || res == RES_ARGUMENT) && code == CODE_EE1023)
-		return fail(ld, r->class_line, _("resource %s belongs to EE1001"),
-			    resource_name(res));
-	int ee1001_cause = r->info.cause == CAUSE_KIND_LOCATION_MISMATCH;
-	if (r->info.cause && code &&
-	    (code == CODE_EE1001) != ee1001_cause)
+	if (res && code && code_of_resource(res) != code)
+		return fail(ld, r->class_line, _("resource %s belongs to %s"),
+			    resource_name(res), code_name(code_of_resource(res)));
+	enum code cause_code = code_of_resource(resource_of_cause(r->info.cause));
+	if (r->info.cause && code && cause_code != code)
 		return fail(ld, r->class_line, _("cause %s belongs to %s"),
-			    cause_name(r->info.cause),
-			    ee1001_cause ? "EE1001" : "EE1023");
+			    cause_name(r->info.cause), code_name(cause_code));
 	if (r->info.cause && res && res != resource_of_cause(r->info.cause))
 		return fail(ld, r->class_line, _("cause %s belongs to resource "
 			    "%s"), cause_name(r->info.cause),
@@ -297,23 +322,70 @@ static int finish_rule(struct loader *ld)
 	return 0;
 }
 
-static int start_rule(struct loader *ld, char *s)
+/* [file NAME] sections are file names (logname.c). */
+static int finish_file(struct loader *ld)
 {
-	char *name = trim(s + strlen("[rule"));
+	unsigned long line = ld->lineno;
+	struct strbuf msg = STRBUF_INIT;
+	int rc = logname_rule_finish(ld->files, &ld->curfile, &msg, &line);
+
+	if (rc)
+		fail(ld, line, "%s", sb_str(&msg));
+	sb_free(&msg);
+	return rc;
+}
+
+static int finish_section(struct loader *ld)
+{
+	return finish_rule(ld) || finish_file(ld) ? -1 : 0;
+}
+
+static char *section_name(struct loader *ld, char *s, size_t skip,
+			  const char *expected)
+{
+	char *name = trim(s + skip);
 	size_t n = strlen(name);
 
-	if (n < 2 || name[n - 1] != ']')
-		return fail(ld, ld->lineno, "expected [rule NAME]");
+	if (n < 2 || name[n - 1] != ']') {
+		fail(ld, ld->lineno, "%s", expected);
+		return NULL;
+	}
 	name[n - 1] = '\0';
 	name = trim(name);
-	if (!*name)
-		return fail(ld, ld->lineno, _("a rule needs a name"));
+	if (!*name) {
+		fail(ld, ld->lineno, _("a rule needs a name"));
+		return NULL;
+	}
 	for (char *p = name; *p; p++)
 		if (!isalnum((unsigned char)*p) && *p != '-' && *p != '_' &&
-		    *p != '.')
-			return fail(ld, ld->lineno, _("bad rule name '%s' (use "
-				    "letters, digits, '-', '_', '.')"), name);
-	if (finish_rule(ld))
+		    *p != '.') {
+			fail(ld, ld->lineno, _("bad rule name '%s' (use "
+			     "letters, digits, '-', '_', '.')"), name);
+			return NULL;
+		}
+	return name;
+}
+
+static int start_file(struct loader *ld, char *s)
+{
+	char *name = section_name(ld, s, strlen("[file"), "expected [file NAME]");
+	struct strbuf msg = STRBUF_INIT;
+
+	if (!name || finish_section(ld))
+		return -1;
+	int rc = logname_rule_start(ld->files, &ld->curfile, name, ld->lineno,
+				    &msg);
+	if (rc)
+		fail(ld, ld->lineno, "%s", sb_str(&msg));
+	sb_free(&msg);
+	return rc;
+}
+
+static int start_rule(struct loader *ld, char *s)
+{
+	char *name = section_name(ld, s, strlen("[rule"), "expected [rule NAME]");
+
+	if (!name || finish_section(ld))
 		return -1;
 	if (rule_index_find(&ld->names, ld->rules, name) != (size_t)-1)
 		return fail(ld, ld->lineno, _("rule '%s' is defined "
@@ -340,9 +412,11 @@ static int parse_line(struct loader *ld, char *line)
 		return 0;
 	if (strncmp(s, "[rule", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
 		return start_rule(ld, s);
+	if (strncmp(s, "[file", 5) == 0 && (s[5] == ' ' || s[5] == '\t'))
+		return start_file(ld, s);
 	if (*s == '[')
 		return fail(ld, ld->lineno, "expected [rule NAME]");
-	if (!ld->cur)
+	if (!ld->cur && !ld->curfile)
 		return fail(ld, ld->lineno, "'%s' outside a [rule NAME] "
 			    "section", s);
 	char *key = s;
@@ -363,6 +437,15 @@ static int parse_line(struct loader *ld, char *line)
 		value = trim(value);
 	if (!*value)
 		return fail(ld, ld->lineno, _("'%s' has no value"), key);
+	if (ld->curfile) {
+		struct strbuf msg = STRBUF_INIT;
+		int rc = logname_rule_key(ld->curfile, key, value, ld->lineno,
+					  &msg);
+		if (rc)
+			fail(ld, ld->lineno, "%s", sb_str(&msg));
+		sb_free(&msg);
+		return rc;
+	}
 	return set_key(ld, key, value);
 }
 
@@ -372,6 +455,7 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 {
 	struct loader ld = {
 		.path = path, .err = err, .mctx = rs->mctx,
+		.files = lognames_new(),
 	};
 	const char *p = text, *end = text + len;
 	int rc = 0;
@@ -400,16 +484,19 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		p += n + (nl != NULL);
 	}
 	if (rc == 0)
-		rc = finish_rule(&ld);
-	if (rc == 0 && ld.n == 0)
+		rc = finish_section(&ld);
+	if (rc == 0 && ld.n == 0 && lognames_count(ld.files) == 0)
 		rc = fail(&ld, ld.lineno ? ld.lineno : 1, _("no rules in file"));
 	if (rc == 0) {
 		ruleset_install(rs, ld.rules, ld.n);
+		lognames_merge(rs->files, ld.files);
 	} else {
 		for (size_t i = 0; i < ld.n; i++)
 			rule_free(ld.rules[i]);
 	}
 	rule_free(ld.cur);
+	logname_rule_free(ld.curfile);
+	lognames_free(ld.files);
 	rule_index_free(&ld.names);
 	free(ld.rules);
 	return rc;

@@ -25,8 +25,8 @@ void sanitize(struct strbuf *out, const char *s, size_t n);
 int locale_is_utf8(void);
 
 /* Appends sanitised text s with every byte >= 0x80 as "\xNN": pure ASCII
- * for an output whose charset is not UTF-8.  The step clean_for takes
- * for CLEAN_ASCII; called alone only by clean_for. */
+ * for an output whose charset is not UTF-8: clean_for's step for
+ * CLEAN_ASCII (call clean_for). */
 void escape_8bit(struct strbuf *out, const char *s, size_t n);
 
 /* Where text is going, for clean_for. */
@@ -35,9 +35,9 @@ enum clean_target {
 	CLEAN_ASCII = 1,	/* a screen whose charset is not UTF-8 */
 	CLEAN_LOCALE = 2,	/* stderr, a text report or line on stdout:
 				 * ASCII unless the locale's charset is UTF-8 */
-	CLEAN_DONE = 4,		/* or'ed in: the text is sanitised already (a
-				 * report or a line made of sanitised parts),
-				 * only its charset is fitted */
+	/* Or'ed in: the text is sanitised already (a report or a line
+	 * made of sanitised parts), only its charset is fitted. */
+	CLEAN_DONE = 4,
 };
 
 /* The one "clean this for that output": appends the n bytes at s to out,

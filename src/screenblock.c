@@ -9,10 +9,6 @@
 #include "screenblock.h"
 #include "xalloc.h"
 
-/* A TraceBack cut from its heading is an incident only with evidence at
- * least this heavy (an inner code that names a resource, see the rules'
- * weights) and a line that names the call that failed. */
-#define HEADLESS_WEIGHT 50
 
 static const char TRACEBACK[] = "TraceBack (most recent call last)";
 
@@ -352,7 +348,7 @@ static void on_prefix_capture(void *ctx, const char *name, const char *value,
 	}
 }
 
-void screen_take(struct classifier *c, const struct screen_line *sl,
+void screen_feed(struct classifier *c, const struct screen_line *sl,
 		 const char *file, const char *line, size_t len,
 		 unsigned long lineno)
 {
@@ -389,33 +385,4 @@ void screen_take(struct classifier *c, const struct screen_line *sl,
 		blank_line(c, ch, i);
 	else if (sl->kind == SCREEN_END)
 		chain_close_at(c, i);
-}
-
-/* ---- what a closed block is ---- */
-
-static int heaviest(const struct chain *ch)
-{
-	int w = ch->code_w[CODE_EE1023];
-
-	return ch->code_w[CODE_EE1001] > w ? ch->code_w[CODE_EE1001] : w;
-}
-
-/* The heading decides: EE1023 and EE1001 headings are what they say
- * whatever their body holds; under any other code (EE9999, EL0009, a
- * code no rule knows) the evidence decides, but only for EE1023, since
- * "The argument is invalid" under another code is that code's own
- * complaint. */
-enum code screen_code(const struct chain *ch)
-{
-	enum code said = code_from_name(ch->hcode);
-
-	if (said != CODE_NONE)
-		return said;
-	if (ch->veto)
-		return CODE_NONE;
-	if (ch->hcode[0])
-		return ch->code_w[CODE_EE1023] ? CODE_EE1023 : CODE_NONE;
-	if (ch->headless && (!ch->call || heaviest(ch) < HEADLESS_WEIGHT))
-		return CODE_NONE;
-	return chain_best_code(ch);
 }

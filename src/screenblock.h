@@ -5,7 +5,7 @@
  * the block's prefix; its following lines carry a prefix of the same
  * shape (lineprefix.h), so blocks of ranks interleaved in one file stay
  * apart.  The feeder asks what a line is (screen_scan), sends the plog
- * record it holds, if any, then hands the line over (screen_take). */
+ * record it holds, if any, then hands the line over (screen_feed). */
 #ifndef PLOGTOP_SCREENBLOCK_H
 #define PLOGTOP_SCREENBLOCK_H
 
@@ -34,7 +34,7 @@ struct screen_line {
 
 void screen_scan(struct classifier *c, const char *file, const char *line,
 		 size_t len, struct screen_line *sl);
-void screen_take(struct classifier *c, const struct screen_line *sl,
+void screen_feed(struct classifier *c, const struct screen_line *sl,
 		 const char *file, const char *line, size_t len,
 		 unsigned long lineno);
 void screen_line_free(struct screen_line *sl);

@@ -115,7 +115,7 @@ static int read_counters(const struct jval *c, struct model *m,
 	}
 	for (size_t i = 0; inc && i < inc->n; i++) {
 		const struct jval *e = &inc->items[i];
-		struct klass k = {
+		struct class_key k = {
 			code_from_name(json_get_str(e, "code")),
 			resource_from_name(json_get_str(e, "resource")),
 			cause_from_name(json_get_str(e, "cause")),

@@ -1,6 +1,6 @@
 /* The bounds of an incident on the wire: what one plogtop writes (the
  * JSON report's incidents, --follow's ndjson lines) and what another of
- * the same version reads back (jsonparse, remote_incident, the fleet).
+ * the same version reads back (jsonparse, incident_json, the fleet).
  * One set for both sides: the writer cuts what would pass a bound (a
  * cut string ends in "…"), the reader takes everything within them, so
  * an incident one plogtop sends is never refused by another. */

@@ -7,6 +7,11 @@ Prints TAP. Each rule finds its violations in src/ (every folder below it):
   curses    a file outside the terminal layer that includes curses.h
   stderr    a file other than the sink that writes to stderr
   circle    files whose functions call each other in a circle
+  layer     a file that calls up: into a folder of src/ later in LAYERS
+  taxonomy  a C string literal outside src/taxonomy.[ch] naming a resource,
+            a cause or a column (a name, head, sort word or legend entry of
+            the table's rows), as the whole literal or, for the names that
+            cannot be prose (async_copy, Strm), as a word in it
 Each violation must be allowed, one per line, in tests/house-allow.txt
 (with a comment saying why), and every allowance must still be needed:
 an allowance nobody needs any more fails too, so the list only shrinks.
@@ -19,6 +24,9 @@ import sys
 TERMINAL = {"tui.c", "terminal.c"}          # the terminal layer: may include curses.h
 SINK = {"msglog.c"}                     # the one sink: may write to stderr
 FILE_MAX, FUNC_MAX = 600, 80
+# The folders of src/, lowest first (doc/design.md): a file may call its
+# own folder's files and those of folders before it, never after.
+LAYERS = ["base", "classify", "model", "read", "views", "fleet", "tui", "app"]
 
 
 def sources(top):
@@ -78,7 +86,8 @@ def check_stderr(src):
     return out
 
 
-def check_circles(src):
+def call_graph(src):
+    """Which files each file calls a function of (by name, outside it)."""
     code = {p: strip_comments_strings(t) for p, t in src.items() if p.endswith(".c")}
     defs = {}
     for p, t in code.items():
@@ -90,6 +99,26 @@ def check_circles(src):
     for p, t in code.items():
         called = set(re.findall(r"\b([a-z_]\w*)\s*\(", t))
         edges[p] = {defs[n] for n in called if n in defs and defs[n] != p}
+    return code, edges
+
+
+def check_layers(src):
+    _, edges = call_graph(src)
+
+    def layer(p):
+        parts = p.split(os.sep)
+        return LAYERS.index(parts[1]) if len(parts) > 2 and parts[1] in LAYERS else None
+    out = []
+    for p, callees in edges.items():
+        for w in sorted(callees):
+            a, b = layer(p), layer(w)
+            if a is not None and b is not None and b > a:
+                out.append("layer: %s -> %s" % (p, w))
+    return out
+
+
+def check_circles(src):
+    code, edges = call_graph(src)
     index, low, stack, on, comps = {}, {}, [], set(), []
 
     def visit(v):
@@ -120,6 +149,36 @@ def check_circles(src):
     return ["circle: %s" % " ".join(sorted(c)) for c in comps]
 
 
+def literals(t):
+    t = re.sub(r"/\*.*?\*/", lambda m: "\n" * m.group(0).count("\n"), t, flags=re.S)
+    t = re.sub(r"//[^\n]*", "", t)
+    t = re.sub(r'"\s*\n\s*"', "", t)          # "a" "b" is one literal
+    return [m.group(1) for m in re.finditer(r'"((?:\\.|[^"\\\n])*)"', t)]
+
+
+def check_taxonomy(src):
+    table = [p for p in src if os.path.basename(p) == "taxonomy.h"]
+    if not table:
+        return ["taxonomy: no src/taxonomy.h"]
+    tab = src[table[0]].replace("\\\n", " ")
+    words = set()
+    for m in re.finditer(r"#define TAXONOMY_(COLUMNS|RESOURCES|CAUSES)\(X\)([^\n]*)", tab):
+        words.update(re.findall(r'"([^"]*)"', m.group(2)))
+    words.discard("unknown")        # also a plain word of many messages
+    odd = sorted((w for w in words if "_" in w or re.fullmatch(r"[A-Z][a-z]{2,3}", w)),
+                 key=len, reverse=True)
+    word = re.compile(r"(?<![\w-])(%s)(?![\w-])" % "|".join(map(re.escape, odd)))
+    out = set()
+    for p, t in src.items():
+        if os.path.basename(p) in ("taxonomy.h", "taxonomy.c"):
+            continue
+        for lit in literals(t):
+            m = word.search(lit)
+            if lit in words or m:
+                out.add("taxonomy: %s %s" % (p, lit if lit in words else m.group(1)))
+    return sorted(out)
+
+
 def allowed(top):
     path = os.path.join(top, "tests", "house-allow.txt")
     out = set()
@@ -138,8 +197,10 @@ def main():
              ("no function over %d lines" % FUNC_MAX, check_functions),
              ("only the terminal layer includes curses.h", check_curses),
              ("only the sink writes to stderr", check_stderr),
-             ("no circle of calls between files", check_circles)]
-    kinds = {fn: None for _, fn in rules}
+             ("no circle of calls between files", check_circles),
+             ("resources, causes and columns are named only in the taxonomy",
+              check_taxonomy),
+             ("folders call downward only (%s)" % " < ".join(LAYERS), check_layers)]
     print("1..%d" % (len(rules) + 1))
     seen, n, bad = set(), 0, 0
     for title, fn in rules:
@@ -152,7 +213,8 @@ def main():
         print("%s %d - %s" % ("not ok" if new else "ok", n, title))
         bad += bool(new)
     stale = sorted(a for a in allow if a not in seen
-                   and a.split(":", 1)[0] in {"size", "function", "curses", "stderr", "circle"})
+                   and a.split(":", 1)[0] in {"size", "function", "curses", "stderr", "circle",
+                                              "taxonomy", "layer"})
     for a in stale:
         print("# no longer needed, remove it from tests/house-allow.txt: %s" % a)
     n += 1

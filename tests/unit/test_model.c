@@ -513,7 +513,7 @@ static void test_prom_counts_by_host(void **state)
 		inc->host = hosts[i];
 		model_add(&m, inc, READ_BEFORE);
 	}
-	struct klass k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
+	struct class_key k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
 	prom_counts_add(&pc, "h1", "train", &k, 10);
 	prom_lines(&m, &pc, &out);
 	assert_string_equal(out.buf,

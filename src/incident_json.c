@@ -4,8 +4,108 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "remote_incident.h"
+#include "i18n.h"
+#include "incident_json.h"
+#include "json.h"
+#include "wire_limits.h"
 #include "xalloc.h"
+
+/* ---- writing: what a plogtop of the same version reads back ---- */
+
+/* A string of an incident: at most WIRE_STRING_MAX bytes, as the reader
+ * takes them. */
+static void kv_wire(struct strbuf *sb, const char *key, const char *value)
+{
+	json_member_max(sb, key, value, WIRE_STRING_MAX);
+}
+
+static void render_text(struct strbuf *sb, const char *key,
+			const struct incident *inc, const struct catalog *cat)
+{
+	struct strbuf text = STRBUF_INIT;
+
+	sb_grow(&text, 1024);
+	if (cat)
+		catalog_render(cat, key, inc, &text);
+	json_key(sb, key);
+	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
+	sb_free(&text);
+}
+
+/* What the end of an incident takes at most: lang, summary and fix (a
+ * JSON string is at most twice its decoded bytes, and its quotes). */
+#define TAIL_MAX (2 * (2 * WIRE_STRING_MAX + 16) + 256)
+
+/* Fields, the first WIRE_FIELDS_MAX, each cut so that the incident
+ * stays within WIRE_INCIDENT_MAX bytes from start. */
+static void fields_part(struct strbuf *sb, const struct incident *inc,
+			size_t start)
+{
+	for (size_t i = 0; i < inc->nfields && i < WIRE_FIELDS_MAX; i++) {
+		const char *k = inc->fields[i].key, *v = inc->fields[i].value;
+		if (i)
+			sb_adds(sb, ", ");
+		json_string_max(sb, k, strlen(k), WIRE_KEY_MAX);
+		sb_adds(sb, ": ");
+		size_t used = sb->len - start + TAIL_MAX + 8;
+		size_t room = used < WIRE_INCIDENT_MAX
+			      ? (WIRE_INCIDENT_MAX - used) / 2 : 0;
+		json_string_max(sb, v, strlen(v), room < WIRE_STRING_MAX
+				? room : WIRE_STRING_MAX);
+	}
+}
+
+void incident_json(struct strbuf *sb, const struct incident *inc,
+		   const struct catalog *cat, const char *host)
+{
+	size_t start = sb->len;
+
+	/* Room for a typical incident at once, not by doubling. */
+	sb_grow(sb, 2048);
+	sb_adds(sb, "{");
+	if (inc->host || host)
+		kv_wire(sb, "host", inc->host ? inc->host : host);
+	else
+		sb_adds(sb, "\"host\": null");
+	sb_adds(sb, ", \"pid\": ");
+	json_id(sb, inc->pid);
+	sb_adds(sb, ", ");
+	kv_wire(sb, "name", inc->name);
+	sb_adds(sb, ", \"tid\": ");
+	json_id(sb, inc->tid);
+	sb_adds(sb, ", ");
+	json_member(sb, "code", code_name(inc->code));
+	sb_adds(sb, ", ");
+	if (inc->reported_code)
+		kv_wire(sb, "reported_code", inc->reported_code);
+	else
+		sb_adds(sb, "\"reported_code\": null");
+	sb_adds(sb, ", ");
+	json_member(sb, "resource", resource_name(inc->resource));
+	sb_adds(sb, ", ");
+	json_member(sb, "cause", cause_name(inc->cause));
+	sb_adds(sb, ", \"first_seen\": ");
+	json_time(sb, inc->first);
+	sb_adds(sb, ", \"last_seen\": ");
+	json_time(sb, inc->last);
+	sb_adds(sb, ", ");
+	kv_wire(sb, "file", inc->file);
+	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
+		inc->line, inc->nlines);
+	fields_part(sb, inc, start);
+	/* The language of summary and fix (keys, codes, resources and
+	 * causes are English always). */
+	char lang[I18N_LANG_MAX];
+	sb_adds(sb, "}, ");
+	json_member(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
+	sb_adds(sb, ", ");
+	render_text(sb, "summary", inc, cat);
+	sb_adds(sb, ", ");
+	render_text(sb, "fix", inc, cat);
+	sb_adds(sb, "}");
+}
+
+/* ---- reading: what another plogtop wrote, as hostile input ---- */
 
 static int digits_at(const char *s, int n, int *v)
 {
@@ -112,7 +212,7 @@ static int bad(struct strbuf *err, const char *key, const char *why)
 	return -1;
 }
 
-/* A string member of at most REMOTE_STRING_MAX bytes; null allowed when
+/* A string member of at most WIRE_STRING_MAX bytes; null allowed when
  * nullable (then *out is NULL). */
 static int get_str(const struct jval *o, const char *key, int nullable,
 		   const char **out, struct strbuf *err)
@@ -126,7 +226,7 @@ static int get_str(const struct jval *o, const char *key, int nullable,
 		return 0;
 	if (v->type != J_STRING)
 		return bad(err, key, "not a string");
-	if (v->len > REMOTE_STRING_MAX)
+	if (v->len > WIRE_STRING_MAX)
 		return bad(err, key, "too long");
 	*out = v->str;
 	return 0;
@@ -188,14 +288,14 @@ static int get_fields(struct incident *inc, const struct jval *o,
 		return 0;
 	if (f->type != J_OBJECT)
 		return bad(err, "fields", "not an object");
-	if (f->n > REMOTE_FIELDS_MAX)
+	if (f->n > WIRE_FIELDS_MAX)
 		return bad(err, "fields", "too many");
 	for (size_t i = 0; i < f->n; i++) {
 		const struct jmember *mb = &f->members[i];
 		if (!field_key_ok(mb->key, strlen(mb->key)))
 			return bad(err, "fields", "a key that is not a name");
 		if (mb->value.type != J_STRING ||
-		    mb->value.len > REMOTE_STRING_MAX)
+		    mb->value.len > WIRE_STRING_MAX)
 			return bad(err, "fields", "a value that is not a "
 				   "short string");
 		char *raw = unsanitized(mb->value.str);
@@ -229,8 +329,8 @@ static int get_class(struct incident *inc, const struct jval *o,
 	return 0;
 }
 
-struct incident *remote_incident(struct model *m, const struct jval *o,
-				 const char *host, struct strbuf *err)
+struct incident *incident_json_read(struct model *m, const struct jval *o,
+				    const char *host, struct strbuf *err)
 {
 	struct incident *inc = xcalloc(1, sizeof *inc);
 	const char *name, *reported, *file;

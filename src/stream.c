@@ -1,0 +1,168 @@
+#include "config.h"
+
+#include <string.h>
+
+#include "incident_json.h"
+#include "json.h"
+#include "report.h"
+#include "sanitize.h"
+#include "stream.h"
+
+/* ---- writing ---- */
+
+/* The line and its newline, flushed. */
+static int put_line(FILE *out, struct strbuf *sb)
+{
+	sb_addc(sb, '\n');
+	int rc = fwrite(sb->buf, 1, sb->len, out) != sb->len ||
+		 fflush(out) != 0 ? -1 : 0;
+	sb_free(sb);
+	return rc;
+}
+
+int stream_header(FILE *out, const char *version, const char *host)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, "{\"schema\": \"plogtop.stream\", \"schema_version\": "
+		"%d, ", REPORT_SCHEMA_VERSION);
+	json_member(&sb, "tool_version", version);
+	sb_adds(&sb, ", ");
+	json_member(&sb, "host", host);
+	/* It honours --resume and writes cursor lines (CONTRACT.md 2). */
+	sb_adds(&sb, ", \"resume\": true}");
+	return put_line(out, &sb);
+}
+
+/* A value of a text line, sanitised; quoted when empty or when it holds
+ * a space, a quote or '=' (so that key=value pairs split back). */
+static void put_value(struct strbuf *sb, const char *v)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, v, strlen(v));
+	if (!clean.len || strpbrk(clean.buf, " \"=")) {
+		sb_addc(sb, '"');
+		for (size_t i = 0; i < clean.len; i++) {
+			if (clean.buf[i] == '"' || clean.buf[i] == '\\')
+				sb_addc(sb, '\\');
+			sb_addc(sb, clean.buf[i]);
+		}
+		sb_addc(sb, '"');
+	} else {
+		sb_add(sb, clean.buf, clean.len);
+	}
+	sb_free(&clean);
+}
+
+static void line_of(struct strbuf *sb, const struct incident *inc)
+{
+	char iso[LOGTIME_ISO_LEN];
+
+	logtime_iso(inc->first, iso);
+	sb_adds(sb, *iso ? iso : "-");
+	if (inc->pid)
+		sb_addf(sb, " %ld ", inc->pid);
+	else
+		sb_adds(sb, " - ");
+	put_value(sb, *inc->name ? inc->name : "-");
+	sb_addf(sb, " %s %s %s", code_name(inc->code),
+		resource_name(inc->resource), cause_name(inc->cause));
+	if (inc->reported_code &&
+	    strcmp(inc->reported_code, code_name(inc->code)) != 0) {
+		sb_adds(sb, " reported=");
+		put_value(sb, inc->reported_code);
+	}
+	for (size_t i = 0; i < inc->nfields; i++) {
+		sb_addc(sb, ' ');
+		sb_adds(sb, inc->fields[i].key);
+		sb_addc(sb, '=');
+		put_value(sb, inc->fields[i].value);
+	}
+}
+
+/* Under a locale whose charset is not UTF-8, every byte >= 0x80 is
+ * spelt out, as in the --once text report: one may be a C1 control on an
+ * 8-bit terminal (0x9b is CSI there). */
+static void text_line(struct strbuf *sb, const struct incident *inc)
+{
+	struct strbuf line = STRBUF_INIT;
+
+	line_of(&line, inc);
+	clean_for(sb, line.buf, line.len, CLEAN_LOCALE | CLEAN_DONE);
+	sb_free(&line);
+}
+
+int stream_incident(FILE *out, const struct incident *inc,
+		    const struct stream_opts *so)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (so->ndjson) {
+		incident_json(&sb, inc, so->cat, so->host);
+	} else {
+		if (so->with_host) {
+			put_value(&sb, inc->host ? inc->host : "-");
+			sb_addc(&sb, ' ');
+		}
+		text_line(&sb, inc);
+	}
+	return put_line(out, &sb);
+}
+
+int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
+		  int settled)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_adds(&sb, "{\"type\": \"cursor\", \"cursor\": ");
+	sb_add(&sb, cursor, len);
+	if (partial)
+		sb_adds(&sb, ", \"partial\": true");
+	if (settled)
+		sb_adds(&sb, ", \"settled\": true");
+	sb_addc(&sb, '}');
+	return put_line(out, &sb);
+}
+
+/* ---- reading a host's stream ---- */
+
+static int is_true(const struct jval *v)
+{
+	return v && v->type == J_BOOL && v->boolean;
+}
+
+int stream_header_read(const struct jval *v, int *resumes,
+		       struct strbuf *why)
+{
+	const struct jval *ver = json_get(v, "schema_version");
+	const char *schema = json_get_str(v, "schema");
+
+	if (!schema || strcmp(schema, "plogtop.stream") != 0 || !ver ||
+	    !ver->is_int) {
+		sb_adds(why, "protocol error: no stream header (is "
+			"--remote-command a plogtop?)");
+		return -1;
+	}
+	if (ver->integer != REPORT_SCHEMA_VERSION) {
+		sb_addf(why, "plogtop there writes stream version %lld, this "
+			"one reads %d: install the same version there",
+			ver->integer, REPORT_SCHEMA_VERSION);
+		return -1;
+	}
+	*resumes = is_true(json_get(v, "resume"));
+	return 0;
+}
+
+int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c)
+{
+	const char *type = json_get_str(v, "type");
+	const struct jval *cursor = json_get(v, "cursor");
+
+	if (!type || strcmp(type, "cursor") != 0)
+		return 0;
+	c->cursor = cursor && cursor->type == J_OBJECT ? cursor : NULL;
+	c->partial = is_true(json_get(v, "partial"));
+	c->settled = is_true(json_get(v, "settled"));
+	return 1;
+}

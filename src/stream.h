@@ -1,0 +1,51 @@
+/* The --follow stream on standard output, and nothing else writes it:
+ * its header (--hello), one line per incident (text for people, or
+ * --format=ndjson for programs), and the cursor lines of a --hello
+ * stream.  The header is read back here too, by a plogtop that reads a
+ * host's stream (the fleet); the incident lines by incident_json.h, the
+ * cursors by fleet_int.h. */
+#ifndef PLOGTOP_STREAM_H
+#define PLOGTOP_STREAM_H
+
+#include <stdio.h>
+
+#include "catalog.h"
+#include "incident.h"
+#include "jsonparse.h"
+#include "strbuf.h"
+
+/* How the incident lines are written. */
+struct stream_opts {
+	int ndjson;			/* JSON lines, else text lines */
+	int with_host;			/* text: each line starts with the
+					 * incident's host ("-": local) */
+	const struct catalog *cat;	/* ndjson: the summary and fix */
+	const char *host;		/* ndjson: this machine's name */
+};
+
+/* Each writes one line to out and flushes it, so that a pipe sees it at
+ * once; -1 when the write failed (the reader went away). */
+int stream_header(FILE *out, const char *version, const char *host);
+int stream_incident(FILE *out, const struct incident *inc,
+		    const struct stream_opts *so);
+/* The cursor (positions_json's object, len bytes); partial: files were
+ * left out of it; settled: nothing of the history is held back. */
+int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
+		  int settled);
+
+/* A host's first line, {"schema": "plogtop.stream", "schema_version": 2,
+ * ...}: 0 with whether it resumes (honours --resume) in *resumes, or -1
+ * with why in why. */
+int stream_header_read(const struct jval *v, int *resumes,
+		       struct strbuf *why);
+
+/* A cursor line of a host's stream, read back: its parts. */
+struct stream_cursor_line {
+	const struct jval *cursor;	/* the object to give back, or NULL */
+	int partial, settled;		/* as stream_cursor writes them */
+};
+
+/* 1 with its parts when v is a cursor line, else 0 (an incident). */
+int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c);
+
+#endif
