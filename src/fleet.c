@@ -86,7 +86,7 @@ static void say_dropped(struct fleet *fl, struct fleet_host *fh, size_t n)
 	sb_free(&sb);
 }
 
-/* The wait doubles with each failure, a failure after the hello too; it
+/* The wait doubles with each failure, a failure after the header too; it
  * starts over only for a host that had stayed up stable_ms. */
 static void schedule_retry(struct fleet *fl, struct fleet_host *fh,
 			   unsigned long long now, struct strbuf *msg)
@@ -131,7 +131,7 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 			      resume);
 
 	fh->mh->attempts++;
-	fh->hello = 0;
+	fh->header_seen = 0;
 	fh->closing = 0;
 	if (fl->o.once)
 		fleet_once_begin(fl, fh);
@@ -222,9 +222,9 @@ static int take_header(struct fleet *fl, struct fleet_host *fh,
 
 	if (stream_header_read(v, &resumes, why) < 0)
 		return -1;
-	fh->hello = 1;
+	fh->header_seen = 1;
 	/* The backoff starts over only once the host stayed up
-	 * (schedule_retry): a host that fails after its hello is not
+	 * (schedule_retry): a host that fails after its header is not
 	 * retried every second. */
 	if (fh->resume && !resumes) {
 		/* A host that resumed no longer does (another version):
@@ -289,7 +289,7 @@ static int on_line(void *ctx, const char *line, size_t len)
 		sb_free(&err);
 		return 1;
 	}
-	if (!fh->hello) {
+	if (!fh->header_seen) {
 		rc = take_header(lc->fl, fh, &v, &lc->why);
 		if (!rc)
 			fh->up_ms = lc->now;

@@ -22,7 +22,7 @@ static void quoted(struct strbuf *sb, const char *word)
 	sb_addc(sb, '\'');
 }
 
-static void push(char ***v, size_t *n, const char *s)
+static void argv_push(char ***v, size_t *n, const char *s)
 {
 	*v = xrealloc(*v, (*n + 2) * sizeof **v);
 	(*v)[(*n)++] = xstrdup(s);
@@ -39,9 +39,9 @@ char **fleet_argv_for(const struct fleet_opts *o, const char *host,
 
 	for (char *save = NULL, *w = strtok_r(words, " \t", &save); w;
 	     w = strtok_r(NULL, " \t", &save))
-		push(&v, &n, w);
+		argv_push(&v, &n, w);
 	if (!n)
-		push(&v, &n, "ssh");
+		argv_push(&v, &n, "ssh");
 	const char *base = strrchr(v[0], '/');
 	/* ssh itself: no terminal, never a password prompt, a dead
 	 * connection noticed within half a minute.  A wrapper gets the
@@ -53,9 +53,9 @@ char **fleet_argv_for(const struct fleet_opts *o, const char *host,
 			"ServerAliveCountMax=3", "--",
 		};
 		for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
-			push(&v, &n, opts[i]);
+			argv_push(&v, &n, opts[i]);
 	}
-	push(&v, &n, host);
+	argv_push(&v, &n, host);
 	quoted(&cmd, o->remote_cmd && *o->remote_cmd ? o->remote_cmd
 						     : "plogtop");
 	if (o->once) {
@@ -78,7 +78,7 @@ char **fleet_argv_for(const struct fleet_opts *o, const char *host,
 		quoted(&cmd, "--");
 	for (size_t i = 0; i < npaths; i++)
 		quoted(&cmd, paths[i]);
-	push(&v, &n, cmd.buf);
+	argv_push(&v, &n, cmd.buf);
 	sb_free(&cmd);
 	free(words);
 	return v;

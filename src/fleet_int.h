@@ -29,7 +29,7 @@ struct fleet_host {
 	size_t npaths;
 	struct remote r;
 	int running;
-	int hello;			/* the stream's header was read */
+	int header_seen;			/* the stream's header was read */
 	int closing;			/* its output ended; reaping it */
 	unsigned long long deadline;	/* closing: then killed; --once:
 					 * its report's timeout */
@@ -39,7 +39,7 @@ struct fleet_host {
 	int no_slot;			/* live: beyond the open-file limit,
 					 * never connected */
 	/* Reconnects (fleet_resume.c). */
-	int resume;			/* its hello said "resume": true */
+	int resume;			/* its header said "resume": true */
 	struct strbuf cursor;		/* the last cursor it sent, as JSON
 					 * ("": none); at most
 					 * REMOTE_LINE_MAX */
@@ -51,7 +51,7 @@ struct fleet_host {
 	int history_sent;		/* a "settled" cursor came: its
 					 * history is here */
 	size_t overlap;			/* incidents sent again, dropped */
-	unsigned long long up_ms;	/* when its hello came; 0: not up */
+	unsigned long long up_ms;	/* when its header came; 0: not up */
 	/* Lines over REMOTE_LINE_MAX: said once per note interval. */
 	size_t drop_said;		/* of r.dropped, already said */
 	unsigned long long drop_due;	/* 0: no interval running */
@@ -121,7 +121,7 @@ int fleet_is_cursor(const struct jval *v);
 /* Keeps the cursor of a resuming host; what it covers is forgotten. */
 void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v);
-/* A connection that ended before its hello: when the remote refused
+/* A connection that ended before its header: when the remote refused
  * --resume=-, the next one goes without. */
 void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh);
 void fleet_resume_free(struct fleet_host *fh);

@@ -195,7 +195,7 @@ void fleet_resume_refused(struct fleet *fl, struct fleet_host *fh)
 	 * option (exit 2, "unrecognized option '--resume=-'"): tried again
 	 * without it, or the host would be down for ever.  Its history comes
 	 * again; what came since the last cursor is dropped. */
-	if (fh->hello || !fh->resume || !fh->cursor.len || !WIFEXITED(st) ||
+	if (fh->header_seen || !fh->resume || !fh->cursor.len || !WIFEXITED(st) ||
 	    WEXITSTATUS(st) != 2 || !strstr(remote_lasterr(&fh->r), "resume"))
 		return;
 	fh->resume = 0;

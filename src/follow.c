@@ -35,8 +35,8 @@ static void emit(void *ctx, struct incident *inc)
 {
 	struct follower *fw = ctx;
 
-	if (fw->o.take) {
-		fw->o.take(fw->o.ctx, inc);
+	if (fw->o.hand_over) {
+		fw->o.hand_over(fw->o.ctx, inc);
 		return;
 	}
 	if (follow_given_before(fw, inc)) {

@@ -33,9 +33,10 @@ struct follow_opts {
 	 * at once (src/msglog.h). */
 	struct msglog *log;
 	/* A reader that splits the work between threads: incidents go to
-	 * take (which owns them) instead of the model (model_add), and on_stream_end is
-	 * called when a stream of the history has ended, its chains closed. */
-	void (*take)(void *ctx, struct incident *inc);
+	 * hand_over (which owns them) instead of the model (model_add),
+	 * and on_stream_end is called when a stream of the history has
+	 * ended, its chains closed. */
+	void (*hand_over)(void *ctx, struct incident *inc);
 	void (*on_stream_end)(void *ctx);
 	void *ctx;
 	/* Resume points (--state, --resume, cursor lines): asked of every
@@ -48,7 +49,7 @@ struct follow_opts {
 	void *resume_ctx;
 };
 
-/* Where a followed file has been read to (CONTRACT.md section 1): every
+/* Where a followed file has been read to (the positions of the state file, plogtop(1) --state): every
  * incident whose lines lie wholly before id.offset has been given out,
  * and no chain still open has a line before it. */
 struct position {

@@ -1,4 +1,4 @@
-/* Resume points of the followed files (CONTRACT.md section 1): where a
+/* Resume points of the followed files (the positions of the state file, plogtop(1) --state): where a
  * restart, or a reconnecting fleet, may read each file again from, with
  * nothing given out twice and nothing lost.  A file's point is the start
  * of the first thing it still holds back: the first line of an open
@@ -308,7 +308,7 @@ static int hold_recent(void *ctx, const char *file, unsigned long long off,
 
 void follow_hold_recent(struct follower *fw)
 {
-	if (!fw->o.once || !fw->o.resume_for || fw->o.take)
+	if (!fw->o.once || !fw->o.resume_for || fw->o.hand_over)
 		return;
 	struct hold_ctx hc = { fw, { 0, 0 } };
 	clock_gettime(CLOCK_REALTIME, &hc.now);

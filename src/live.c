@@ -328,7 +328,7 @@ static struct fleet *start_fleet(struct live *lv)
 /* --hello: the stream says what it is before any incident, so that a
  * plogtop reading it knows at once the host is up and speaks its
  * version. */
-static void say_hello(struct live *lv)
+static void write_stream_header(struct live *lv)
 {
 	if (stream_header(stdout, PACKAGE_VERSION, lv->host) < 0)
 		lv->stop = 1;
@@ -464,7 +464,7 @@ static int live_run(struct live *lv)
 	}
 	follower_start(lv->fw, monotonic_ms());
 	if (lv->o->hello)
-		say_hello(lv);
+		write_stream_header(lv);
 	if (lv->fleet)
 		fleet_start(lv->fleet, monotonic_ms());
 	/* The history is read in the loop, step by step, so that a signal

@@ -1,5 +1,5 @@
 /* The live modes' side of the state file (--state) and of the cursor a
- * --hello stream gives (CONTRACT.md section 2).
+ * --hello stream gives (doc/json-schema.md, "The --follow stream").
  *
  * When they are written: the state once the history has been read, then
  * every STATE_INTERVAL_MS when something was read or counted, and when

@@ -53,7 +53,7 @@ logtime_t logtime_make(int year, int mon, int day, int hour, int min,
 	return (logtime_t)(secs * 1000000 + usec);
 }
 
-static int take(const char *d, int n)
+static int digits(const char *d, int n)
 {
 	int v = 0;
 
@@ -79,11 +79,11 @@ logtime_t logtime_parse(const char *s, size_t n)
 		return LOGTIME_UNKNOWN;
 	int usec = 0;
 	if (nd >= 17)
-		usec = take(d + 14, 3) * 1000;
+		usec = digits(d + 14, 3) * 1000;
 	if (nd >= 20)
-		usec += take(d + 17, 3);
-	return logtime_make(take(d, 4), take(d + 4, 2), take(d + 6, 2),
-			    take(d + 8, 2), take(d + 10, 2), take(d + 12, 2),
+		usec += digits(d + 17, 3);
+	return logtime_make(digits(d, 4), digits(d + 4, 2), digits(d + 6, 2),
+			    digits(d + 8, 2), digits(d + 10, 2), digits(d + 12, 2),
 			    usec);
 }
 

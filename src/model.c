@@ -194,7 +194,7 @@ int model_since_keeps(logtime_t since, const struct incident *inc)
 }
 
 /* Counts a kept incident in its host and its process. */
-static void count(struct model *m, struct incident *inc)
+static void count_incident(struct model *m, struct incident *inc)
 {
 	model_hold_paths(m, inc);
 	m->n++;
@@ -233,7 +233,7 @@ int model_add(struct model *m, struct incident *inc, enum read_when when)
 		m->filtered++;
 		return 0;
 	}
-	count(m, inc);
+	count_incident(m, inc);
 	tell_views(m, inc);
 	if (!inc->raw_refs)
 		model_drop_raw(m, inc);

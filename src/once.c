@@ -236,7 +236,10 @@ int run_once(const struct options *o, struct ruleset *rs,
 	if (begin(&on, o, cat) < 0)
 		return EXIT_TROUBLE;
 	double t0 = monotonic_seconds();
-	int rc = read_all(o, rs, &on.m, on.json ? &on.snap : NULL,
+	/* The snapshot renders each incident where it was read. */
+	const struct read_view json_view = { snapshot_render,
+					     snapshot_add_rendered, &on.snap };
+	int rc = read_all(o, rs, &on.m, on.json ? &json_view : NULL,
 			  on.resuming ? &on.rr : NULL, &on.err);
 	size_t nlocal = on.m.nroots, hosts_down = 0;
 	if (rc == 0)

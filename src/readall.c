@@ -60,7 +60,7 @@ struct worker {
 	const struct share *sh;
 	int failed;			/* it could not start: err says why */
 	struct strbuf err;
-	const struct catalog *cat;	/* NULL: no JSON to render */
+	const struct read_view *view;	/* NULL: nothing to render */
 	logtime_t since;		/* the model's --since */
 	struct first_of firsts[CODE_COUNT][RES_COUNT][CAUSE_COUNT];
 	struct ruleset *rs;
@@ -153,9 +153,9 @@ static void worker_incident(void *ctx, struct incident *inc)
 
 	/* Rendering is much of a JSON report's cost: done here, in
 	 * parallel; the model only counts. */
-	if (w->cat) {
+	if (w->view) {
 		struct strbuf sb = STRBUF_INIT;
-		snapshot_render(&sb, inc, w->cat);
+		w->view->render(w->view->ctx, &sb, inc);
 		/* Its room cut to what it holds: thousands may wait. */
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
@@ -176,7 +176,7 @@ static int set_up(struct worker *w)
 {
 	const struct share *sh = w->sh;
 	struct follow_opts fo = {
-		.once = 1, .take = worker_incident, .on_stream_end = stream_end,
+		.once = 1, .hand_over = worker_incident, .on_stream_end = stream_end,
 		.ctx = w,
 	};
 
@@ -261,7 +261,7 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 
 /* One stream's incidents, as worker w read them, into the model. */
 static void add_stream(struct model *m, struct worker *w,
-		       struct snapshot *snap)
+		       const struct read_view *view)
 {
 	struct adopted a = { NULL, NULL };
 
@@ -270,9 +270,9 @@ static void add_stream(struct model *m, struct worker *w,
 		if (!it.inc)
 			return;
 		adopt(m, &a, it.inc);
-		/* Rendered by the worker: the JSON view does not watch. */
-		if (model_add(m, it.inc, READ_BEFORE) && snap)
-			snapshot_add_rendered(snap, it.json, it.jsonlen);
+		/* Rendered by the worker: the view does not watch. */
+		if (model_add(m, it.inc, READ_BEFORE) && view)
+			view->add(view->ctx, it.json, it.jsonlen);
 		free(it.json);
 	}
 }
@@ -317,12 +317,12 @@ static size_t *share_out(const struct plan_file *plan, size_t nplan,
 }
 
 static int start_worker(struct worker *w, const struct share *sh,
-			size_t me, const struct catalog *cat, logtime_t since,
-			struct strbuf *err)
+			size_t me, const struct read_view *view,
+			logtime_t since, struct strbuf *err)
 {
 	w->me = me;
 	w->sh = sh;
-	w->cat = cat;
+	w->view = view;
 	w->since = since;
 	model_init(&w->m);
 	for (size_t i = 0; i < sh->o->npaths; i++)
@@ -370,7 +370,8 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 }
 
 static int read_parallel(const struct options *o, struct model *m,
-			 struct snapshot *snap, const struct plan_file *plan,
+			 const struct read_view *view,
+			 const struct plan_file *plan,
 			 size_t nplan, size_t nstreams, size_t nw,
 			 struct strbuf *err)
 {
@@ -382,14 +383,14 @@ static int read_parallel(const struct options *o, struct model *m,
 
 	while (started < nw && rc == 0) {
 		rc = start_worker(&w[started], &sh, started,
-				  snap ? snap->cat : NULL, m->since, err);
+				  view, m->since, err);
 		if (rc < 0)
 			end_worker(&w[started]);
 		else
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		add_stream(m, &w[owner[s]], snap);
+		add_stream(m, &w[owner[s]], view);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -411,8 +412,20 @@ static int read_parallel(const struct options *o, struct model *m,
 	return rc;
 }
 
+/* On one thread the view watches the model: each counted incident is
+ * rendered and added at once. */
+static void view_one(void *ctx, const struct incident *inc)
+{
+	const struct read_view *view = ctx;
+	struct strbuf sb = STRBUF_INIT;
+
+	view->render(view->ctx, &sb, inc);
+	view->add(view->ctx, sb.buf, sb.len);
+	sb_free(&sb);
+}
+
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct snapshot *snap, struct read_resume *rr,
+	     const struct read_view *view, struct read_resume *rr,
 	     struct strbuf *err)
 {
 	struct follow_opts fo = {
@@ -444,15 +457,15 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		 * go, and their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
-		rc = read_parallel(o, m, snap, plan, nplan, nstreams, nw, err);
+		rc = read_parallel(o, m, view, plan, nplan, nstreams, nw, err);
 	} else {
-		if (snap)
-			model_watch(m, snapshot_on_incident, snap);
+		if (view)
+			model_watch(m, view_one, (void *)view);
 		while (follower_history_step(fw, 1000))
 			;
 		follower_flush(fw);
-		if (snap)
-			model_unwatch(m, snap);
+		if (view)
+			model_unwatch(m, (void *)view);
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}

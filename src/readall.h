@@ -7,7 +7,6 @@
 #include "follow.h"
 #include "model.h"
 #include "options.h"
-#include "report.h"
 #include "rules.h"
 
 /* The rules plogtop runs with: the built-in file, then each --rules. */
@@ -23,10 +22,22 @@ struct read_resume {
 	size_t npos;
 };
 
+/* A view that wants each counted incident as text (the JSON snapshot):
+ * render may run in the reading threads, in parallel, and touches
+ * nothing shared; add is then given, in the model's order, what render
+ * made of each incident the model counted.  Reading knows nothing of
+ * what the text is. */
+struct read_view {
+	void (*render)(void *ctx, struct strbuf *out,
+		       const struct incident *inc);
+	void (*add)(void *ctx, const char *text, size_t len);
+	void *ctx;
+};
+
 /* Reads every path to its end into m; each counted incident also goes
- * to the snapshot when given.  Returns 0, or -1 with a message in err. */
+ * to the view when given.  Returns 0, or -1 with a message in err. */
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
-	     struct snapshot *snap, struct read_resume *rr,
+	     const struct read_view *view, struct read_resume *rr,
 	     struct strbuf *err);
 
 #endif

@@ -48,12 +48,13 @@ void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o);
  * each incident counted goes out as it is found; one that was not
  * counted (--since) is left out. */
 void snapshot_on_incident(void *snapshot, const struct incident *inc);
-/* The same in two steps, for a reading thread: its object rendered there
- * (in parallel), then added here in the model's order.  -1 when writing
- * failed (s->err says why). */
-void snapshot_render(struct strbuf *sb, const struct incident *inc,
-		     const struct catalog *cat);
-int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len);
+/* The same in two steps, for a reader's view (readall.h, struct
+ * read_view; ctx the snapshot): an incident's object rendered where it
+ * was read (in parallel), then added here in the model's order (a
+ * failed write is kept in s->err). */
+void snapshot_render(void *snapshot, struct strbuf *sb,
+		     const struct incident *inc);
+void snapshot_add_rendered(void *snapshot, const char *json, size_t len);
 /* The rest, from the model once everything is counted: -1 on a write
  * error (errno set). */
 int snapshot_end(struct snapshot *s, const struct model *m);

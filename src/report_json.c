@@ -169,15 +169,18 @@ static void put_head(struct snapshot *s)
 	snapshot_free(s);
 }
 
-void snapshot_render(struct strbuf *sb, const struct incident *inc,
-		     const struct catalog *cat)
+void snapshot_render(void *snapshot, struct strbuf *sb,
+		     const struct incident *inc)
 {
+	const struct snapshot *s = snapshot;
+
 	/* The snapshot's incidents name no host for local input. */
-	incident_json(sb, inc, cat, NULL);
+	incident_json(sb, inc, s->cat, NULL);
 }
 
-int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len)
+void snapshot_add_rendered(void *snapshot, const char *json, size_t len)
 {
+	struct snapshot *s = snapshot;
 	const char *sep = s->n ? ",\n    " : "\n    ";
 
 	put_head(s);
@@ -185,7 +188,6 @@ int snapshot_add_rendered(struct snapshot *s, const char *json, size_t len)
 	    !s->err)
 		s->err = errno ? errno : EIO;
 	s->n++;
-	return s->err ? -1 : 0;
 }
 
 void snapshot_on_incident(void *snapshot, const struct incident *inc)
@@ -196,7 +198,7 @@ void snapshot_on_incident(void *snapshot, const struct incident *inc)
 	/* Not counted: left out by --since. */
 	if (!inc->proc)
 		return;
-	snapshot_render(&sb, inc, s->cat);
+	snapshot_render(s, &sb, inc);
 	snapshot_add_rendered(s, sb.buf, sb.len);
 	sb_free(&sb);
 }

@@ -1,5 +1,5 @@
 /* Resume points as JSON: the "positions" section of a state file, and the
- * object a remote plogtop's cursor line carries (CONTRACT.md section 2).
+ * object a remote plogtop's cursor line carries (doc/json-schema.md, "The --follow stream").
  *
  *   {"version": 1, "files": [{"path": "...", "ino": "N", "dev": "N",
  *     "offset": N, "line": N, "head": "16 hex", "headlen": N,

@@ -29,7 +29,7 @@ int stream_header(FILE *out, const char *version, const char *host)
 	json_member(&sb, "tool_version", version);
 	sb_adds(&sb, ", ");
 	json_member(&sb, "host", host);
-	/* It honours --resume and writes cursor lines (CONTRACT.md 2). */
+	/* It honours --resume and writes cursor lines (doc/json-schema.md, "The --follow stream"). */
 	sb_adds(&sb, ", \"resume\": true}");
 	return put_line(out, &sb);
 }

@@ -92,7 +92,7 @@ int tail_skip_to_end(struct tail *t);
  * writer has been quiet for long enough. */
 void tail_flush(struct tail *t);
 
-/* Resume points (CONTRACT: everything before them given out).  Where the
+/* Resume points (the promise: everything before them given out).  Where the
  * bytes the tail holds back start: the unfinished last line, the record
  * being assembled; else its offset.  line: lines before that offset. */
 void tail_held_from(const struct tail *t, unsigned long long *off,
