@@ -1,5 +1,5 @@
 # messages/en.txt -> po/catalog.pot: each title, summary and fix template
-# of the message file becomes a msgid, exactly the text src/catalog.c
+# of the message file becomes a msgid, exactly the text src/classify/catalog.c
 # loads (indentation removed, line breaks kept, trailing ones dropped),
 # so that gettext finds its translation by that text.  `make update-po`
 # runs it; xgettext then merges catalog.pot into plogtop.pot.

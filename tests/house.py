@@ -159,7 +159,7 @@ def literals(t):
 def check_taxonomy(src):
     table = [p for p in src if os.path.basename(p) == "taxonomy.h"]
     if not table:
-        return ["taxonomy: no src/taxonomy.h"]
+        return ["taxonomy: no src/classify/taxonomy.h"]
     tab = src[table[0]].replace("\\\n", " ")
     words = set()
     for m in re.finditer(r"#define TAXONOMY_(COLUMNS|RESOURCES|CAUSES)\(X\)([^\n]*)", tab):

@@ -1,4 +1,4 @@
-/* One class more, as a maintainer would add it to src/taxonomy.h: an
+/* One class more, as a maintainer would add it to src/classify/taxonomy.h: an
  * EE1023 resource "extra" (column Xtra) with its cause extras_created,
  * named so that no real class will clash with them.  test_taxonomy is
  * built, with the whole library, with this file included first. */

@@ -1,4 +1,4 @@
-/* The file identity rule (src/fileid.h): what a state file's resume point
+/* The file identity rule (src/read/fileid.h): what a state file's resume point
  * is matched against after a restart.  A remount that changes st_dev
  * (NFS) keeps the position; a file rewritten under the same name and
  * inode, with the same banner and long enough, is not the same file; a

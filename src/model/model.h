@@ -211,7 +211,7 @@ struct model {
 	struct htab host_index;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
-	/* Counting across restarts (--state, src/state.c): what earlier
+	/* Counting across restarts (--state, src/views/state.c): what earlier
 	 * runs read, added to stats in the prom file's counters (see
 	 * counted_since above). */
 	struct {

@@ -36,7 +36,7 @@ struct fleet_opts {
 	int once;
 	unsigned timeout_ms;	/* --once: each host's report within it */
 	/* Where a host's changes go ("HOST: down: why"); NULL: stderr at
-	 * once (src/msglog.h). */
+	 * once (src/base/msglog.h). */
 	struct msglog *log;
 	void *ctx;
 };

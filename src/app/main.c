@@ -40,7 +40,7 @@ static struct catalog *load_catalog(void)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 
-	/* The English texts; gettext translates them (src/i18n.h). */
+	/* The English texts; gettext translates them (src/base/i18n.h). */
 	datadir_path(&path, "messages/en.txt");
 	struct catalog *cat = catalog_load(path.buf, &err);
 	if (cat && catalog_check_complete(cat, &err) < 0) {

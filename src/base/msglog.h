@@ -1,7 +1,7 @@
 /* The sink: every message plogtop gives the user, in every mode, goes
  * through the functions below, and nothing else writes to stderr (but an
  * out-of-memory abort).  A message is sanitised here, once, and spelt in
- * ASCII when the locale's charset is not UTF-8 (src/sanitize.h,
+ * ASCII when the locale's charset is not UTF-8 (src/base/sanitize.h,
  * clean_for); on stderr it reads "plogtop: TEXT".
  *
  * How to say something:

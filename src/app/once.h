@@ -15,7 +15,7 @@
 #define EXIT_TROUBLE 2
 
 /* Returns the exit status; every message goes to log (NULL, as without
- * a dashboard: stderr at once, src/msglog.h). */
+ * a dashboard: stderr at once, src/base/msglog.h). */
 int run_once(const struct options *o, struct ruleset *rs,
 	     const struct catalog *cat, struct msglog *log);
 

@@ -30,7 +30,7 @@ struct follow_opts {
 	unsigned poll_ms;	/* > 0: poll everywhere, this often */
 	size_t max_watches;	/* 0: as many as the kernel gives */
 	/* Where status messages ("PATH: what happened") go; NULL: stderr
-	 * at once (src/msglog.h). */
+	 * at once (src/base/msglog.h). */
 	struct msglog *log;
 	/* A reader that splits the work between threads: incidents go to
 	 * hand_over (which owns them) instead of the model (model_add),
