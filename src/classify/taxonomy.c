@@ -76,3 +76,12 @@ enum code code_heaviest(const int w[CODE_COUNT], int *weight)
 		*weight = most;
 	return best;
 }
+
+int class_key_cmp(const struct class_key *a, const struct class_key *b)
+{
+	if (a->code != b->code)
+		return a->code < b->code ? -1 : 1;
+	if (a->resource != b->resource)
+		return a->resource < b->resource ? -1 : 1;
+	return a->cause < b->cause ? -1 : a->cause > b->cause;
+}

@@ -118,6 +118,10 @@ struct class_key {
 	enum cause cause;
 };
 
+/* Orders classes by code, then resource, then cause (the table's
+ * order); 0 when they are the same class. */
+int class_key_cmp(const struct class_key *a, const struct class_key *b);
+
 const char *code_name(enum code c);
 const char *resource_name(enum resource r);
 const char *cause_name(enum cause c);

@@ -91,8 +91,9 @@ void model_free(struct model *m)
 
 static int same_class(const struct class_key *a, const struct incident *inc)
 {
-	return a->code == inc->code && a->resource == inc->resource &&
-	       a->cause == inc->cause;
+	struct class_key k = { inc->code, inc->resource, inc->cause };
+
+	return class_key_cmp(a, &k) == 0;
 }
 
 /* Counts inc in a short list of classes; returns whether the class is

@@ -40,11 +40,7 @@ static int cmp_class_count(const void *a, const void *b)
 
 	if (x->n != y->n)
 		return x->n > y->n ? -1 : 1;
-	if (x->k.code != y->k.code)
-		return x->k.code < y->k.code ? -1 : 1;
-	if (x->k.resource != y->k.resource)
-		return x->k.resource < y->k.resource ? -1 : 1;
-	return x->k.cause < y->k.cause ? -1 : x->k.cause > y->k.cause;
+	return class_key_cmp(&x->k, &y->k);
 }
 
 void model_sort(struct model *m)

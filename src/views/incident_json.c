@@ -7,6 +7,7 @@
 #include "i18n.h"
 #include "incident_json.h"
 #include "json.h"
+#include "taxonomy.h"
 #include "wire_limits.h"
 #include "xalloc.h"
 
@@ -74,16 +75,16 @@ void incident_json(struct strbuf *sb, const struct incident *inc,
 	sb_adds(sb, ", \"tid\": ");
 	json_id(sb, inc->tid);
 	sb_adds(sb, ", ");
-	json_member(sb, "code", code_name(inc->code));
+	json_member(sb, TAX_KEY_CODE, code_name(inc->code));
 	sb_adds(sb, ", ");
 	if (inc->reported_code)
 		kv_wire(sb, "reported_code", inc->reported_code);
 	else
 		sb_adds(sb, "\"reported_code\": null");
 	sb_adds(sb, ", ");
-	json_member(sb, "resource", resource_name(inc->resource));
+	json_member(sb, TAX_KEY_RESOURCE, resource_name(inc->resource));
 	sb_adds(sb, ", ");
-	json_member(sb, "cause", cause_name(inc->cause));
+	json_member(sb, TAX_KEY_CAUSE, cause_name(inc->cause));
 	sb_adds(sb, ", \"first_seen\": ");
 	json_time(sb, inc->first);
 	sb_adds(sb, ", \"last_seen\": ");
@@ -311,13 +312,13 @@ static int get_class(struct incident *inc, const struct jval *o,
 {
 	const char *code, *res, *cause;
 
-	if (get_str(o, "code", 0, &code, err) < 0 ||
-	    get_str(o, "resource", 0, &res, err) < 0 ||
-	    get_str(o, "cause", 0, &cause, err) < 0)
+	if (get_str(o, TAX_KEY_CODE, 0, &code, err) < 0 ||
+	    get_str(o, TAX_KEY_RESOURCE, 0, &res, err) < 0 ||
+	    get_str(o, TAX_KEY_CAUSE, 0, &cause, err) < 0)
 		return -1;
 	inc->code = code_from_name(code);
 	if (inc->code == CODE_NONE)
-		return bad(err, "code", "not EE1023 or EE1001");
+		return bad(err, TAX_KEY_CODE, "not EE1023 or EE1001");
 	/* A newer plogtop may know resources and causes this one does
 	 * not: counted as unknown rather than lost. */
 	inc->resource = resource_from_name(res);

@@ -65,8 +65,7 @@ void prom_counts_add(struct prom_counts *pc, const char *host,
 
 	for (size_t i = 0; i < c->nclasses; i++) {
 		struct class_key *x = &c->classes[i].k;
-		if (x->code == k->code && x->resource == k->resource &&
-		    x->cause == k->cause) {
+		if (class_key_cmp(x, k) == 0) {
 			c->classes[i].n += n;
 			return;
 		}

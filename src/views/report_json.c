@@ -8,6 +8,7 @@
 #include "incident_json.h"
 #include "json.h"
 #include "report.h"
+#include "taxonomy.h"
 #include "wire_limits.h"
 
 /* A string of the wire's, as an incident names it (incident_json.h). */
@@ -70,8 +71,9 @@ static void process_part(struct strbuf *sb, const struct process *p)
 	sb_addf(sb, ", \"incidents\": %zu, \"counts\": [", p->total);
 	for (size_t i = 0; i < p->nclasses; i++) {
 		const struct class_count *c = &p->classes[i];
-		sb_addf(sb, "%s{\"code\": \"%s\", \"resource\": \"%s\", "
-			"\"cause\": \"%s\", \"incidents\": %zu}",
+		sb_addf(sb, "%s{\"" TAX_KEY_CODE "\": \"%s\", \""
+			TAX_KEY_RESOURCE "\": \"%s\", \"" TAX_KEY_CAUSE
+			"\": \"%s\", \"incidents\": %zu}",
 			i ? ", " : "", code_name(c->k.code),
 			resource_name(c->k.resource), cause_name(c->k.cause),
 			c->n);

@@ -8,8 +8,9 @@
 
 static int same_class(const struct class_key *a, const struct incident *inc)
 {
-	return a->code == inc->code && a->resource == inc->resource &&
-	       a->cause == inc->cause;
+	struct class_key k = { inc->code, inc->resource, inc->cause };
+
+	return class_key_cmp(a, &k) == 0;
 }
 
 /* Only one incident per class keeps its raw lines (the example a report
@@ -49,11 +50,7 @@ static int cmp_section(const void *a, const void *b)
 
 	if (s->n != t->n)
 		return s->n > t->n ? -1 : 1;
-	if (s->k.code != t->k.code)
-		return s->k.code < t->k.code ? -1 : 1;
-	if (s->k.resource != t->k.resource)
-		return s->k.resource < t->k.resource ? -1 : 1;
-	return s->k.cause < t->k.cause ? -1 : s->k.cause > t->k.cause;
+	return class_key_cmp(&s->k, &t->k);
 }
 
 struct hit {

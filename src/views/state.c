@@ -16,6 +16,7 @@
 #include "jsonparse.h"
 #include "rules.h"
 #include "state.h"
+#include "taxonomy.h"
 #include "xalloc.h"
 
 #define STATE_FORMAT "plogtop-state"
@@ -99,9 +100,9 @@ static int read_counters(const struct jval *c, struct model *m,
 	}
 	for (size_t i = 0; inc && i < inc->n; i++) {
 		const struct jval *e = &inc->items[i];
-		const char *code = json_get_str(e, "code");
-		const char *res = json_get_str(e, "resource");
-		const char *cause = json_get_str(e, "cause");
+		const char *code = json_get_str(e, TAX_KEY_CODE);
+		const char *res = json_get_str(e, TAX_KEY_RESOURCE);
+		const char *cause = json_get_str(e, TAX_KEY_CAUSE);
 		const struct jval *n = json_get(e, "n");
 		const struct jval *host = json_get(e, "host");
 		if (!json_get_str(e, "process") || !code ||
@@ -116,9 +117,9 @@ static int read_counters(const struct jval *c, struct model *m,
 	for (size_t i = 0; inc && i < inc->n; i++) {
 		const struct jval *e = &inc->items[i];
 		struct class_key k = {
-			code_from_name(json_get_str(e, "code")),
-			resource_from_name(json_get_str(e, "resource")),
-			cause_from_name(json_get_str(e, "cause")),
+			code_from_name(json_get_str(e, TAX_KEY_CODE)),
+			resource_from_name(json_get_str(e, TAX_KEY_RESOURCE)),
+			cause_from_name(json_get_str(e, TAX_KEY_CAUSE)),
 		};
 		prom_counts_add(pc, json_get_str(e, "host"),
 				json_get_str(e, "process"), &k,
@@ -279,8 +280,9 @@ static void counters_json(struct strbuf *out, const struct model *m,
 				sb_adds(out, ", \"host\": ");
 				json_cstring(out, nc->host);
 			}
-			sb_addf(out, ", \"code\": \"%s\", \"resource\": \"%s\", "
-				"\"cause\": \"%s\", \"n\": %zu}",
+			sb_addf(out, ", \"" TAX_KEY_CODE "\": \"%s\", \""
+				TAX_KEY_RESOURCE "\": \"%s\", \""
+				TAX_KEY_CAUSE "\": \"%s\", \"n\": %zu}",
 				code_name(cc->k.code),
 				resource_name(cc->k.resource),
 				cause_name(cc->k.cause), cc->n);
