@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "htab.h"
 #include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
@@ -170,21 +171,12 @@ static int rs_exec(struct ruleset *rs, const struct rule *r, const char *text,
 
 /* ---- rules by name ---- */
 
-static size_t name_hash(const char *s)
-{
-	size_t h = 14695981039346656037ull & (size_t)-1;
-
-	while (*s)
-		h = (h ^ (unsigned char)*s++) * (size_t)1099511628211ull;
-	return h;
-}
-
 size_t rule_index_find(const struct rule_index *ix, struct rule *const *rules,
 		       const char *name)
 {
 	if (!ix->cap)
 		return (size_t)-1;
-	for (size_t h = name_hash(name) & (ix->cap - 1); ix->slot[h];
+	for (size_t h = htab_hash_str(name, 0) & (ix->cap - 1); ix->slot[h];
 	     h = (h + 1) & (ix->cap - 1))
 		if (strcmp(rules[ix->slot[h] - 1]->name, name) == 0)
 			return ix->slot[h] - 1;
@@ -194,7 +186,7 @@ size_t rule_index_find(const struct rule_index *ix, struct rule *const *rules,
 static void index_put(struct rule_index *ix, struct rule *const *rules,
 		      size_t i)
 {
-	size_t h = name_hash(rules[i]->name) & (ix->cap - 1);
+	size_t h = htab_hash_str(rules[i]->name, 0) & (ix->cap - 1);
 
 	while (ix->slot[h])
 		h = (h + 1) & (ix->cap - 1);

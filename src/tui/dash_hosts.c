@@ -214,12 +214,19 @@ static void host_status(const struct dash *d, const struct host_row *r,
 		sb_addf(out, "%s\n", _(L_HOST_LOCAL_DETAIL));
 	}
 	day_time(last, sizeof last, r->last);
-	if (h)
+	if (h) {
 		sb_addf(out, _(L_HOST_COUNTS), h->n, h->by_code[CODE_EE1023],
 			h->by_code[CODE_EE1001], h->nprocs, last);
-	else
-		sb_addf(out, _(L_HOST_COUNTS), r->total, r->total - r->col[4]
-			- r->col[5], r->col[4] + r->col[5], r->nprocs, last);
+	} else {
+		/* The local row counts by column: EE1001's are its
+		 * resources' columns, the rest EE1023's. */
+		size_t ee1001 = 0;
+		for (int i = 0; i < NRES; i++)
+			if (code_of_resource(RES_COLUMN(i)) == CODE_EE1001)
+				ee1001 += r->col[i];
+		sb_addf(out, _(L_HOST_COUNTS), r->total, r->total - ee1001,
+			ee1001, r->nprocs, last);
+	}
 	sb_addc(out, '\n');
 	if (h && h->files) {
 		sb_addf(out, _(L_HOST_READ), h->files, h->lines);
