@@ -42,7 +42,7 @@ int live_state_start(struct live *lv)
 	/* A state set aside is said; a service goes on counting afresh. */
 	return state_open(lv->o->state_file, lv->o->resume_file, &lv->m,
 			  &lv->prom, &lv->resume, &set_aside, &lv->state_lock,
-			  say, lv);
+			  &lv->log);
 }
 
 static unsigned long long generation(const struct live *lv)

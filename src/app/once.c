@@ -127,11 +127,6 @@ static int check_unread(struct once *on, size_t nlocal)
 }
 
 /* Messages of the state file, said as any other. */
-static void say_state(void *ctx, const char *text)
-{
-	say(ctx, text);
-}
-
 /* The JSON report's incidents go straight out as they are found: its
  * memory does not grow with them. */
 static void json_begin(struct once *on)
@@ -157,8 +152,7 @@ static int begin(struct once *on, const struct options *o,
 	on->rr = (struct read_resume){ posset_resume_for, &on->ps, NULL, 0 };
 	on->resuming = o->state_file || o->resume_file;
 	if (state_open(o->state_file, o->resume_file, &on->m, &on->prom,
-		       &on->ps, &on->set_aside, &on->lock_fd, say_state,
-		       on) < 0) {
+		       &on->ps, &on->set_aside, &on->lock_fd, on->log) < 0) {
 		prom_counts_free(&on->prom);
 		model_free(&on->m);
 		return -1;

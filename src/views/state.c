@@ -14,6 +14,7 @@
 #include "i18n.h"
 #include "json.h"
 #include "jsonparse.h"
+#include "msglog.h"
 #include "rules.h"
 #include "state.h"
 #include "taxonomy.h"
@@ -379,8 +380,7 @@ static int lock_state(const char *path, int *lock_fd, struct strbuf *msg)
 int state_open(const char *state_file, const char *resume_file,
 	       struct model *m, struct prom_counts *pc, struct posset *ps,
 	       int *set_aside,
-	       int *lock_fd, void (*say)(void *ctx, const char *text),
-	       void *ctx)
+	       int *lock_fd, struct msglog *log)
 {
 	struct strbuf msg = STRBUF_INIT;
 	int rc = 0;
@@ -389,7 +389,7 @@ int state_open(const char *state_file, const char *resume_file,
 	*set_aside = 0;
 	*lock_fd = -1;
 	if (state_file && lock_state(state_file, lock_fd, &msg) < 0) {
-		say(ctx, msg.buf);
+		msglog_add(log, msg.buf);
 		sb_free(&msg);
 		return -1;
 	}
@@ -399,7 +399,7 @@ int state_open(const char *state_file, const char *resume_file,
 			rc = -1;
 		*set_aside = r == STATE_SET_ASIDE;
 		if (msg.len)
-			say(ctx, msg.buf);
+			msglog_add(log, msg.buf);
 		sb_reset(&msg);
 	}
 	if (rc == 0 && resume_file) {
@@ -408,7 +408,7 @@ int state_open(const char *state_file, const char *resume_file,
 		if (state_load_cursor(resume_file, &cursor, &why) < 0) {
 			sb_addf(&msg, _("--resume: %s: %s (read as if there "
 				"were none)"), resume_file, sb_str(&why));
-			say(ctx, msg.buf);
+			msglog_add(log, msg.buf);
 		} else {
 			posset_free(ps);
 			*ps = cursor;

@@ -73,16 +73,17 @@ int state_load_cursor(const char *path, struct posset *ps,
 
 /* What --state and --resume give at the start: the state's counters into
  * m, the positions to start from into ps (the cursor's when one is given
- * and good, else the state's).  Each message goes to say.  Returns -1
+ * and good, else the state's).  Each message goes to the sink, log
+ * (NULL: stderr at once, src/base/msglog.h).  Returns -1
  * when the state cannot be read at all; *set_aside is set when it was
  * unusable and set aside.  One plogtop at a time uses a state: it holds
  * a lock on FILE.lock (*lock_fd, -1 without a state; the caller closes
  * it at the end), and another is refused. */
+struct msglog;
 int state_open(const char *state_file, const char *resume_file,
 	       struct model *m, struct prom_counts *pc, struct posset *ps,
 	       int *set_aside,
-	       int *lock_fd, void (*say)(void *ctx, const char *text),
-	       void *ctx);
+	       int *lock_fd, struct msglog *log);
 
 double state_now(void);
 
