@@ -180,7 +180,7 @@ void follow_poll_dirs(struct follower *fw, unsigned long long now)
 		struct tail *t = fw->tt.v[i];
 		struct stat sb;
 		/* Only a file that changed is opened. */
-		if (t->polled && !t->skip_why &&
+		if (t->unwatched && !t->skip_why &&
 		    (stat(t->path, &sb) < 0 || sb.st_size != t->offset ||
 		     sb.st_ino != t->ino || sb.st_dev != t->dev))
 			follow_read_tail(fw, t, now);

@@ -40,7 +40,7 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 
 	t->root = root;
 	/* Whether its directory is polled is known once, here. */
-	t->polled = unwatched;
+	t->unwatched = unwatched;
 	tailtab_insert(&fw->tt, t);
 	fw->generation++;
 	return t;

@@ -35,7 +35,7 @@ struct tail {
 	unsigned long long partial_since_ms;
 	int stdin_eof;
 	int in_history;		/* waiting for its turn in the history */
-	int polled;		/* its directory is polled, not watched */
+	int unwatched;		/* its directory is polled, not watched */
 	size_t root;		/* index of the root it was found under */
 	const char *skip_why;	/* not read, and why (NULL: read) */
 	int counted;		/* counted as read from its root */
