@@ -455,7 +455,6 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 {
 	struct loader ld = {
 		.path = path, .err = err, .mctx = rs->mctx,
-		.files = lognames_new(),
 	};
 	const char *p = text, *end = text + len;
 	int rc = 0;
@@ -474,6 +473,8 @@ int ruleset_load_text(struct ruleset *rs, const char *path, const char *text,
 		return fail(&ld, line, _("larger than %u KiB, the limit for a "
 			    "rules file"), RULES_FILE_MAX / 1024);
 	}
+	/* Made only now: the refusals above return before anything is. */
+	ld.files = lognames_new();
 	while (p < end && rc == 0) {
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		size_t n = nl ? (size_t)(nl - p) : (size_t)(end - p);
