@@ -10,6 +10,11 @@
 
 struct process;
 
+/* Where an incident's device or rank came from: its own lines, or its
+ * process's (the device it set last, the rank it logged); NONE: not
+ * known (shown as "-", null in JSON). */
+enum ident_from { FROM_NONE = 0, FROM_LINES, FROM_PROCESS };
+
 struct field {
 	char *key;	/* owns the value too (incident_set_field) */
 	char *value;	/* as the log wrote it: sanitise before showing */
@@ -41,6 +46,14 @@ struct incident {
 	struct rawline *raw;	/* may be dropped once no view needs it */
 	size_t nraw;
 	int raw_refs;		/* views that may still show the raw lines */
+	/* Who it was: the logged (logical) device and the rank, valid when
+	 * their _from is not FROM_NONE.  model_add sets them (from the
+	 * incident's fields device_id and rank, else its process's identity,
+	 * src/model/ident.h) unless a host's report already said them. */
+	long device;
+	enum ident_from device_from;
+	long rank;
+	enum ident_from rank_from;
 	struct process *proc;	/* set by the model */
 	/* The model's own: who keeps the incident, the lists it is on. */
 	logtime_t at;		/* first as counted (model.h: MODEL_SKEW_USEC) */

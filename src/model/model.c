@@ -14,6 +14,7 @@ void model_init(struct model *m)
 	m->clock_ms = monotonic_ms;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
+	idents_init(&m->idents);
 	/* To the millisecond: the prom file's %.3f gives it back exactly,
 	 * and the rules compare it for equality. */
 	struct timespec ts;
@@ -84,6 +85,7 @@ void model_free(struct model *m)
 	free(m->minutes);
 	liveness_free(&m->live_pids);
 	model_hosts_free(m);
+	idents_free(&m->idents);
 	memset(m, 0, sizeof *m);
 }
 

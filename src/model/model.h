@@ -20,6 +20,7 @@
 #include <stddef.h>
 
 #include "htab.h"
+#include "ident.h"
 #include "incident.h"
 #include "liveness.h"
 #include "logtime.h"
@@ -205,6 +206,8 @@ struct model {
 	struct model_view views[MODEL_VIEWS];
 	size_t nviews;
 	unsigned long long generation;	/* changes with each one added */
+	/* Who each process was and what it holds (ident.h). */
+	struct idents idents;
 	/* Hosts of a fleet, in the order they were named. */
 	struct model_host **hosts;
 	size_t nhosts;

@@ -1,0 +1,158 @@
+/* Identities and ledgers: who each process was (its devices, its rank,
+ * its job, the NPU behind its logical device) and what it created and
+ * destroyed, learnt from facts (src/classify/fact.h), from its
+ * incidents' fields, from its environment while it runs (procenv.h) and
+ * from npu-smi (src/classify/npusmi.h).  Kept per (host, pid, name), for
+ * processes with or without incidents, and kept when the model folds the
+ * process away (a leak finding outlives its row).  Bounded: counters,
+ * never lines; at most IDENT_MAX identities (the oldest quiet one
+ * without a finding goes first).
+ *
+ * Rules (plogtop(1), "IDENTITY AND LEDGER"):
+ *  - device: a process keeps the device it set until it sets another;
+ *    an incident whose own lines name none takes its process's.
+ *  - physical NPU: only on evidence (the process's visible-device map
+ *    from /proc/PID/environ while it runs, npu-smi's process table);
+ *    co-tenancy is claimed on physical evidence, or "same logical id, no
+ *    device map" when no process involved has a map.
+ *  - ledger: creates that did not fail, destroys counted once (ACL's
+ *    own lines only), held never below zero; "complete" is false when
+ *    the process's earliest lines were not read (rotated away, read from
+ *    a resume point).  The finalize statistics, when a process logged
+ *    them, are the ledger ("from": statistics).
+ *  - leak: statistics that end with applySucc > releaseSucc (streams,
+ *    events), or a held count that rose in each of the last
+ *    IDENT_LEAK_SPANS spans of IDENT_SPAN_MS after IDENT_WARMUP creates. */
+#ifndef PLOGTOP_IDENT_H
+#define PLOGTOP_IDENT_H
+
+#include <stddef.h>
+
+#include "fact.h"
+#include "htab.h"
+#include "logtime.h"
+
+struct model;
+struct model_host;
+struct process;
+struct incident;
+struct npu_table;
+
+#define IDENT_MAX 20000		/* identities kept */
+#define IDENT_DEVICES 8		/* devices remembered per process */
+#define IDENT_WARMUP 16		/* creates before a rise may be a leak */
+#define IDENT_SPAN_MS (60ULL * 1000)	/* log time per trend span */
+#define IDENT_LEAK_SPANS 3	/* spans of rise that make a suspect */
+#define IDENT_TREND 8		/* held at the end of the last spans */
+
+/* The resources a ledger keeps, in this order. */
+enum ledger_res { LEDGER_STREAM, LEDGER_EVENT, LEDGER_NOTIFY, LEDGER_COUNT };
+enum resource ledger_resource(enum ledger_res r);
+/* LEDGER_COUNT for a resource no ledger keeps. */
+enum ledger_res ledger_of_resource(enum resource r);
+
+enum ledger_from { LEDGER_NONE, LEDGER_CALLS, LEDGER_STATISTICS };
+const char *ledger_from_name(enum ledger_from f);	/* "calls", ... */
+
+enum leak_kind {
+	LEAK_NO,
+	LEAK_ENDED,	/* ended holding what it created (statistics) */
+	LEAK_RISING,	/* held only grew, span after span (calls) */
+};
+
+struct ledger {
+	enum ledger_from from;
+	unsigned long long created, destroyed;	/* held: created-destroyed */
+	unsigned long long attempts, failed;	/* calls: creates tried */
+	int complete;
+	enum leak_kind leak;
+	unsigned long long trend[IDENT_TREND];	/* held, oldest first */
+	long long span;				/* log time / IDENT_SPAN_MS */
+};
+unsigned long long ledger_held(const struct ledger *l);
+
+/* Where a physical NPU id came from. */
+enum phys_from { PHYS_NONE, PHYS_ENVIRON, PHYS_NPU_SMI };
+const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
+
+#define IDENT_UNKNOWN (-1L)
+
+struct ident {
+	struct hnode node;		/* by host, pid and name */
+	struct model_host *host;	/* NULL: local */
+	long pid;
+	char *name;
+	size_t seq;			/* in the order first seen */
+	/* The device it set last (logged, logical), every one it used. */
+	long device;
+	long devices[IDENT_DEVICES];
+	size_t ndevices;
+	long phys;			/* physical NPU of device */
+	enum phys_from phys_from;
+	int has_map;			/* its visible-device map was read */
+	long host_pid;			/* its pid on the host (NSpid) */
+	long rank, local_rank, world_size, dp, tp, ep;
+	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	logtime_t first, last;		/* its facts' and incidents' times */
+	struct ledger ledger[LEDGER_COUNT];
+	struct process *proc;	/* its row while the model tracks one */
+	int alive;		/* runs now (last asked); local only */
+};
+
+/* The model's identities (struct model has one). */
+struct idents {
+	struct htab index;
+	struct ident **v;	/* in the order first seen */
+	size_t n, cap;
+	size_t dropped;		/* let go for IDENT_MAX */
+	struct npu_table *npu;	/* npu-smi's last table (local), or NULL */
+	unsigned long long npu_ms;	/* when it was read */
+	const char *job;	/* --job, or NULL */
+};
+
+void idents_init(struct idents *ids);
+void idents_free(struct idents *ids);
+
+/* The one way in for a fact, as model_add for an incident: host (NULL
+ * local) is the reader's. */
+void model_fact(struct model *m, const struct fact *f);
+/* Called by model_add before the views are told: sets inc's device,
+ * device_from, rank, rank_from from its fields or its process's
+ * identity (creating it), learns from its fields, counts a failed create
+ * in the ledger, and gives a pid-only incident (name "") the name of
+ * the one process of that pid on that host (nearest in time when
+ * several). */
+void model_ident_incident(struct model *m, struct incident *inc);
+
+/* The identity of a process (NULL when none is known). */
+const struct ident *model_ident(const struct model *m,
+				const struct process *p);
+/* Every identity, in the order first seen. */
+size_t model_idents(const struct model *m, const struct ident *const **out);
+
+/* A device of a host: its processes and incidents. */
+struct device_row {
+	struct model_host *host;	/* NULL: local */
+	long device;			/* logged id */
+	long phys;			/* IDENT_UNKNOWN unless all agree */
+	enum phys_from phys_from;
+	const struct ident **procs;	/* its processes, first seen first */
+	size_t nprocs;
+	size_t incidents;
+	size_t by_resource[RES_COUNT];
+	size_t failing;			/* processes with incidents on it */
+	size_t jobs;			/* distinct jobs among procs */
+	int orphan;	/* a process gone while its device still fails */
+	int no_map;	/* shared on the same logical id, no device map */
+};
+/* Devices by host then id; the caller frees with model_devices_free. */
+size_t model_devices(const struct model *m, struct device_row **out);
+void model_devices_free(struct device_row *v, size_t n);
+
+/* --job: the label for local processes (NULL: the top directory). */
+void model_set_job(struct model *m, const char *job);
+/* npu-smi's table for this host (local only); the model keeps a copy. */
+void model_set_npu(struct model *m, const struct npu_table *t,
+		   unsigned long long now_ms);
+
+#endif

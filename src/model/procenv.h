@@ -1,0 +1,34 @@
+/* What plogtop may read of a live local process: its pid in the host's
+ * namespace and its own (NSpid in /proc/PID/status), and only these
+ * variables of /proc/PID/environ: RANK, LOCAL_RANK, WORLD_SIZE,
+ * MINDX_TASK_ID, ASCEND_RT_VISIBLE_DEVICES, ASCEND_VISIBLE_DEVICES.
+ * Read only after liveness_same_program said the pid still runs the
+ * program that logged (a reused pid is someone else).  Everything read
+ * is hostile: bounded, parsed strictly. */
+#ifndef PLOGTOP_PROCENV_H
+#define PLOGTOP_PROCENV_H
+
+#include <stddef.h>
+
+#define PROCENV_DEVICES 64
+
+struct procenv {
+	long rank, local_rank, world_size;	/* -1: not set */
+	char task_id[64];			/* MINDX_TASK_ID, "" if none */
+	/* The visible-device map: logical id i is physical map[i]. */
+	long map[PROCENV_DEVICES];
+	size_t nmap;				/* 0: no map */
+	/* NSpid: the pid in the innermost namespace (as a container's
+	 * plog writes it) and in plogtop's (the host's). */
+	long ns_pid, host_pid;
+};
+
+/* Reads pid's under root ("/proc", tests give another); returns 0, or
+ * -1 (gone, not permitted: nothing is known). */
+int procenv_read(const char *root, long pid, struct procenv *out);
+
+/* The host pid whose innermost NSpid is ns_pid, found under root; 0 if
+ * none or several. */
+long procenv_host_pid(const char *root, long ns_pid);
+
+#endif
