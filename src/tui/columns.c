@@ -1,3 +1,18 @@
+/* The column engine (columns.h).
+ *
+ * The process table's order in which columns shorten or drop when the
+ * terminal is narrow (the table is dash_text.c's columns[], the HOST
+ * step dash_table.c's proc_layout; the help says it too):
+ *   1. NAME shrinks to its 8 cells (it only grows into what is left);
+ *   2. TREND goes;
+ *   3. ALIVE goes (a gone process's row is still dimmed);
+ *   4. HOST shortens to 6 cells (cut), when DEV or RANK would go;
+ *   5. RANK goes, then DEV (each 3-4 cells, shown only when some
+ *      process's device or rank is known);
+ *   6. the resource columns, the rightmost first (Arg ... Strm).
+ * PID, NAME, TOTAL and LAST never go.  So 80 columns hold HOST (up to
+ * 6 cells), DEV and RANK with every resource column.  The text report
+ * (views/report_text.c) keeps the same order. */
 #include "config.h"
 
 #include <stdio.h>

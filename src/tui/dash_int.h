@@ -15,6 +15,7 @@
 
 #include "columns.h"
 #include "dash.h"
+#include "ident.h"
 #include "msglog.h"
 #include "strbuf.h"
 
@@ -49,7 +50,7 @@ extern const char *const sort_names[S_COUNT];
 
 /* ---- the process table's columns (dash_text.c) ---- */
 enum col_id { C_HOST, C_PID, C_NAME, C_ALIVE, C_RES0, C_TOTAL = C_RES0 + NRES,
-	      C_TREND, C_LAST, C_COUNT };
+	      C_DEV, C_RANK, C_TREND, C_LAST, C_COUNT };
 
 struct column {
 	enum col_id id;
@@ -70,6 +71,7 @@ struct row {
 	unsigned trend[TREND_MINUTES];
 	logtime_t last;
 	logtime_t last_at;	/* as counted: what S_LAST sorts by */
+	long dev, rank;		/* its identity's, IDENT_UNKNOWN: "-" */
 };
 
 enum view { V_MAIN, V_HELP, V_MESSAGES, V_SORT_MENU, V_HOSTS };
@@ -161,6 +163,11 @@ int sort_shown(const struct dash *d, int k);
 /* The next sort key shown after k (delta 1) or before it (-1). */
 int next_sort(const struct dash *d, int k, int delta);
 const char *host_label(const struct model_host *h);
+
+/* dash_table.c: the process table's columns for data this wide (HOST,
+ * PID, DEV, RANK; -1 leaves HOST, DEV or RANK out) in cols. */
+void proc_layout(struct col_layout *l, int host, int pid, int dev,
+		 int rank, int cols);
 
 /* textview.c: text that scrolls (d->view_top), with a marker when
  * more is below; the scrolling keys of a text view. */

@@ -111,6 +111,9 @@ void dash_build_rows(struct dash *d)
 		for (int c = 0; c < NRES; c++)
 			r->col[c] = by_res[res_columns[c]];
 		model_trend(p, now, r->trend, TREND_MINUTES);
+		const struct ident *id = model_ident(d->m, p);
+		r->dev = id ? id->device : IDENT_UNKNOWN;
+		r->rank = id ? id->rank : IDENT_UNKNOWN;
 		/* New: arrived since the history was read, a moment ago. */
 		r->fresh = d->history_done_ms && p->seen_ms >= d->history_done_ms
 			   && ms - p->seen_ms < NEW_MS;

@@ -17,6 +17,7 @@
 /* The column engine takes COLS_MAX columns at most. */
 _Static_assert(C_COUNT <= COLS_MAX, "COLS_MAX");
 #define HOST_MAX_W 16
+#define HOST_MIN_W 6	/* HOST shortens to it before DEV or RANK goes */
 
 /* The columns as the engine takes them: NAME grows up to NAME_MAX_W. */
 static void proc_specs(struct col_spec *spec)
@@ -27,12 +28,39 @@ static void proc_specs(struct col_spec *spec)
 			columns[i].id == C_NAME ? NAME_MAX_W : 0 };
 }
 
+/* The widths the columns' data need: HOST's, PID's, DEV's and RANK's
+ * (-1 leaves a column out); the order in which columns shorten or
+ * drop is columns.c's: HOST shortens to HOST_MIN_W before DEV or RANK
+ * goes. */
+void proc_layout(struct col_layout *l, int host, int pid, int dev,
+		 int rank, int cols)
+{
+	struct col_spec spec[C_COUNT];
+	int want[C_COUNT] = { 0 };
+
+	proc_specs(spec);
+	for (;;) {
+		for (int i = 0; i < C_COUNT; i++)
+			want[i] = columns[i].id == C_HOST ? (host > 0 ? host : -1)
+				: columns[i].id == C_PID ? pid
+				: columns[i].id == C_DEV ? dev
+				: columns[i].id == C_RANK ? rank : 0;
+		cols_layout(l, spec, C_COUNT, want, cols);
+		int lost = (dev >= 0 && l->at[C_DEV] < 0) ||
+			   (rank >= 0 && l->at[C_RANK] < 0);
+		if (!lost || host <= HOST_MIN_W)
+			return;
+		host--;
+	}
+}
+
 /* HOST is as wide as the widest host name (shown when hosts are read),
  * PID as the widest pid (a pid wider than the column would push every
- * column after it out of line). */
-static void layout_table(struct dash *d, const struct col_spec *spec)
+ * column after it out of line), DEV and RANK as theirs (shown when a
+ * row has one). */
+static void layout_table(struct dash *d)
 {
-	int want[C_COUNT] = { 0 }, host = 0, pid = 0;
+	int host = 0, pid = 0, dev = -1, rank = -1;
 	char buf[24];
 
 	for (size_t i = 0; i < d->m->nhosts; i++) {
@@ -45,15 +73,17 @@ static void layout_table(struct dash *d, const struct col_spec *spec)
 		host = HOST_MAX_W;
 	/* The rows shown: the processes that pass the filter. */
 	for (size_t i = 0; i < d->nrows; i++) {
-		int w = snprintf(buf, sizeof buf, "%ld", d->rows[i].p->pid);
+		const struct row *r = &d->rows[i];
+		int w = snprintf(buf, sizeof buf, "%ld", r->p->pid);
 		pid = w > pid ? w : pid;
+		if (r->dev != IDENT_UNKNOWN || r->rank != IDENT_UNKNOWN) {
+			w = snprintf(buf, sizeof buf, "%ld", r->dev);
+			dev = w > dev ? w : dev;
+			w = snprintf(buf, sizeof buf, "%ld", r->rank);
+			rank = w > rank ? w : rank;
+		}
 	}
-	for (int i = 0; i < C_COUNT; i++)
-		if (columns[i].id == C_HOST)
-			want[i] = host ? host : -1;
-		else if (columns[i].id == C_PID)
-			want[i] = pid;
-	cols_layout(&d->lay, spec, C_COUNT, want, d->tui->cols);
+	proc_layout(&d->lay, host, pid, dev, rank, d->tui->cols);
 }
 
 static void draw_row(struct dash *d, const struct col_spec *spec, int y,
@@ -97,6 +127,14 @@ static void draw_row(struct dash *d, const struct col_spec *spec, int y,
 			if (base == TI_ROW)
 				item = TI_GRAPH;
 			break;
+		case C_DEV: case C_RANK: {
+			long v = id == C_DEV ? r->dev : r->rank;
+			if (v != IDENT_UNKNOWN)
+				sb_addf(&sb, "%ld", v);
+			else
+				sb_adds(&sb, "-");
+			break;
+		}
 		case C_LAST:
 			day_time(last, sizeof last, r->last);
 			sb_adds(&sb, last);
@@ -128,7 +166,7 @@ static void draw_table(struct dash *d, int y0, int height)
 	struct col_spec spec[C_COUNT];
 
 	proc_specs(spec);
-	layout_table(d, spec);
+	layout_table(d);
 	cols_head(d->tui, &d->lay, spec, y0, sorted_column(d));
 	int rows = height - 1;
 	if (d->sel >= d->nrows)

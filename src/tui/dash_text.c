@@ -101,11 +101,15 @@ const struct column columns[C_COUNT] = {
 	{ C_HOST, N_("HOST"), 4, 0, 0, S_HOST },
 	{ C_PID, N_("PID"), 7, 0, 0, S_PID },
 	{ C_NAME, N_("NAME"), 8, 0, 0, S_NAME },
-	{ C_ALIVE, N_("ALIVE"), 5, 0, 3, S_ALIVE },
+	{ C_ALIVE, N_("ALIVE"), 5, 0, 5, S_ALIVE },
 #define RES_HEAD(id, name, code, head, ...) \
 	{ C_RES0 + RES_##id - 1, head, 4, 1, 2, S_COL0 + RES_##id - 1 },
 	TAXONOMY_COLUMNS(RES_HEAD)
 	{ C_TOTAL, N_("TOTAL"), 5, 1, 0, S_TOTAL },
-	{ C_TREND, N_("TREND"), TREND_MINUTES, 0, 4, -1 },
+	/* Only when a process's device or rank is known (columns.c says
+	 * the order in which columns shorten or drop). */
+	{ C_DEV, N_("DEV"), 3, 1, 3, -1 },
+	{ C_RANK, N_("RANK"), 4, 1, 4, -1 },
+	{ C_TREND, N_("TREND"), TREND_MINUTES, 0, 6, -1 },
 	{ C_LAST, N_("LAST"), 11, 0, 0, S_LAST },
 };

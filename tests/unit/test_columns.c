@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "columns.h"
+#include "dash_int.h"
 
 /* Four columns as a table would have them: NAME grows, B goes before
  * C (higher drop), C before nothing else, A never. */
@@ -101,6 +102,67 @@ static void test_click_and_scroll(void **state)
 	assert_int_equal(top, 1);
 }
 
+/* The process table (dash_table.c's proc_layout) in the order columns.c
+ * documents: TREND, ALIVE, HOST shortened to 6, RANK, DEV, then the
+ * resource columns from the right. */
+static int shown(const struct col_layout *l, enum col_id c)
+{
+	return l->at[c] >= 0;
+}
+
+static void test_process_table_80_with_host_dev_rank(void **state)
+{
+	(void)state;
+	struct col_layout l;
+
+	/* A 6-cell host, 7-digit pids, a device and a rank: all but TREND
+	 * and ALIVE hold in 80. */
+	proc_layout(&l, 6, 7, 1, 1, 80);
+	assert_true(shown(&l, C_HOST) && shown(&l, C_DEV) && shown(&l, C_RANK));
+	for (int c = C_RES0; c < C_TOTAL; c++)
+		assert_true(shown(&l, (enum col_id)c));
+	assert_true(shown(&l, C_PID) && shown(&l, C_NAME) &&
+		    shown(&l, C_TOTAL) && shown(&l, C_LAST));
+	assert_false(shown(&l, C_TREND));
+	assert_false(shown(&l, C_ALIVE));
+	assert_true(l.x[l.n - 1] + l.w[l.n - 1] <= 80);
+	/* A 12-cell host shortens to 6 rather than lose RANK. */
+	proc_layout(&l, 12, 7, 1, 1, 80);
+	assert_true(shown(&l, C_DEV) && shown(&l, C_RANK));
+	assert_int_equal(l.w[l.at[C_HOST]], 6);
+	/* Narrower: RANK goes before DEV, both before a resource column. */
+	proc_layout(&l, 6, 7, 1, 1, 79);
+	assert_false(shown(&l, C_RANK));
+	assert_true(shown(&l, C_DEV));
+	assert_true(shown(&l, C_TOTAL - 1));
+	proc_layout(&l, 6, 7, 1, 1, 74);
+	assert_false(shown(&l, C_DEV));
+	assert_true(shown(&l, C_TOTAL - 1));
+	proc_layout(&l, 6, 7, 1, 1, 70);
+	assert_false(shown(&l, C_TOTAL - 1));	/* the rightmost resource */
+	assert_true(shown(&l, C_RES0));
+}
+
+static void test_process_table_without_identity(void **state)
+{
+	(void)state;
+	struct col_layout l;
+
+	/* No device, no rank: no DEV, no RANK; local input in 80 keeps
+	 * ALIVE and loses only TREND, as before them. */
+	proc_layout(&l, -1, 7, -1, -1, 80);
+	assert_false(shown(&l, C_DEV) || shown(&l, C_RANK) ||
+		     shown(&l, C_HOST));
+	assert_true(shown(&l, C_ALIVE));
+	assert_false(shown(&l, C_TREND));
+	proc_layout(&l, -1, 7, -1, -1, 120);
+	assert_true(shown(&l, C_TREND));
+	/* With DEV and RANK, local input in 80 still keeps ALIVE. */
+	proc_layout(&l, -1, 7, 1, 2, 80);
+	assert_true(shown(&l, C_ALIVE) && shown(&l, C_DEV) &&
+		    shown(&l, C_RANK));
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -110,6 +172,8 @@ int main(void)
 		cmocka_unit_test(test_narrow_drops_by_priority),
 		cmocka_unit_test(test_data_widths_and_hidden),
 		cmocka_unit_test(test_click_and_scroll),
+		cmocka_unit_test(test_process_table_80_with_host_dev_rank),
+		cmocka_unit_test(test_process_table_without_identity),
 	};
 	return UNIT_RUN("columns", tests);
 }
