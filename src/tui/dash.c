@@ -38,6 +38,7 @@ void dash_free(struct dash *d)
 		return;
 	free(d->rows);
 	free(d->hrows);
+	model_devices_free(d->drows, d->ndrows_all);
 	free(d->sel_name);
 	free(d);
 }
@@ -169,11 +170,12 @@ void dash_draw(struct dash *d, const struct dash_status *st)
 		draw_progress(d, y + avail / 2);
 	} else {
 		/* The table above, its detail below. */
-		const struct panel *table = d->by_host ? &host_table_panel
-			: &procs_panel;
-		const struct panel *detail = d->by_host ? &host_detail_panel
-			: &detail_panel;
-		int h = table_height(d->by_host ? d->nhrows : d->nrows, avail);
+		const struct panel *table = d->by_dev ? &dev_table_panel
+			: d->by_host ? &host_table_panel : &procs_panel;
+		const struct panel *detail = d->by_dev ? &dev_detail_panel
+			: d->by_host ? &host_detail_panel : &detail_panel;
+		int h = table_height(d->by_dev ? d->ndrows : d->by_host
+				     ? d->nhrows : d->nrows, avail);
 		table->draw(d, y, h);
 		detail->draw(d, y + h, avail - h);
 		if (d->view == V_SORT_MENU)

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "dash_ident.h"
 #include "dash_int.h"
 #include "sanitize.h"
 #include "textfit.h"
@@ -130,8 +131,13 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 	struct strbuf sb = STRBUF_INIT;
 	char iso[LOGTIME_ISO_LEN];
 
+	const struct ident *id = model_ident(d->m, p);
 	class_lines(d, p, v, n, out);
+	if (id)
+		ident_lines(d->tui, id, out);
 	if (!n) {
+		if (id)
+			ledger_lines(id, out);
 		free(v);
 		return;
 	}
@@ -187,7 +193,13 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 			sb_addc(out, '\n');
 			l += k + (l[k] == '\n');
 		}
+		/* What the ledger knows of the resource that ran out. */
+		sb_reset(&sb);
+		if (ledger_sentence(id, inc, &sb))
+			sb_addf(out, "%s\n", sb.buf);
 	}
+	if (id)
+		ledger_lines(id, out);
 	free(v);
 	sb_free(&sb);
 }

@@ -91,6 +91,16 @@ static size_t fields(struct dash *d, struct strbuf *f)
 		sb_addf(&f[n++], _(L_FILTER), sb_str(&c));
 		sb_free(&c);
 	}
+	if (d->dev_only) {	/* Enter in the device view (d goes back) */
+		struct strbuf c = STRBUF_INIT;
+		sb_addf(&f[n], _(L_DEV_ONLY), d->dev_id);
+		if (d->dev_host) {
+			tui_clean(d->tui, &c, d->dev_host->name);
+			sb_addf(&f[n], " (%s)", sb_str(&c));
+		}
+		n++;
+		sb_free(&c);
+	}
 	sb_addf(&f[n++], _(L_WINDOW), _(window_names[d->win]));
 	if (st->since) {
 		struct strbuf c = STRBUF_INIT;

@@ -124,6 +124,16 @@ struct dash {
 	int by_host;
 	struct host_row *hrows;
 	size_t nhrows, hsel, htop;
+	/* The view grouped by host and device (d), its rows (the model's
+	 * devices, rebuilt with the rows) and selection; Enter on a device
+	 * keeps the process table to its processes (dev_only). */
+	int by_dev;
+	struct device_row *drows;
+	size_t ndrows, dsel, dtop;
+	size_t ndrows_all;	/* the rows model_devices gave (to free) */
+	int dev_only;
+	const struct model_host *dev_host;
+	long dev_id;
 };
 
 /* A view of the dashboard: draws itself in height rows from y0, and
@@ -139,6 +149,8 @@ extern const struct panel detail_panel;		/* dash_detail.c */
 extern const struct panel host_table_panel;	/* dash_hosts.c: v */
 extern const struct panel host_detail_panel;
 extern const struct panel hosts_panel;		/* H */
+extern const struct panel dev_table_panel;	/* dash_devices.c: d */
+extern const struct panel dev_detail_panel;
 extern const struct panel help_panel;		/* dash_help.c */
 extern const struct panel messages_panel;
 extern const struct panel sort_panel;
@@ -163,6 +175,12 @@ int sort_shown(const struct dash *d, int k);
 /* The next sort key shown after k (delta 1) or before it (-1). */
 int next_sort(const struct dash *d, int k, int delta);
 const char *host_label(const struct model_host *h);
+/* dash_devices.c: the device view's rows from the model, the selection
+ * kept on its device; d's key (the view and back, or a note when no
+ * device is known); p used the device dev_only keeps to. */
+void dash_build_dev_rows(struct dash *d);
+void dev_view_toggle(struct dash *d);
+int dev_matches(const struct dash *d, const struct process *p);
 
 /* dash_table.c: the process table's columns for data this wide (HOST,
  * PID, DEV, RANK; -1 leaves HOST, DEV or RANK out) in cols. */

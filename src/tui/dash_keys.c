@@ -74,6 +74,7 @@ static void host_keys(struct dash *d, int key)
 	} else {
 		d->by_host = !d->by_host;
 		d->hsel = d->htop = 0;
+		d->by_dev = 0;
 	}
 }
 
@@ -99,6 +100,7 @@ static enum dash_action global_key(struct dash *d, int key)
 		break;
 	case 's': d->sort = next_sort(d, d->sort, 1); break;
 	case 'v': case 'H': host_keys(d, key); break;
+	case 'd': dev_view_toggle(d); break;
 	case 'S': d->reverse = !d->reverse; break;
 	case 'w': d->win = (d->win + 1) % W_COUNT; d->step = 0; break;
 	case '/': case TK_F(3): d->filtering = 1; break;
@@ -119,10 +121,14 @@ static enum dash_action main_key(struct dash *d, int key)
 {
 	enum dash_action a;
 
-	/* The table by host has keys of its own (moves, Enter, clicks). */
-	if (d->by_host && (a = host_table_panel.key(d, key)) != DASH_NONE)
+	/* The tables by device and by host have keys of their own (moves,
+	 * Enter, clicks). */
+	if (d->by_dev && (a = dev_table_panel.key(d, key)) != DASH_NONE)
 		return a;
-	a = d->by_host ? DASH_NONE : procs_panel.key(d, key);
+	if (!d->by_dev && d->by_host &&
+	    (a = host_table_panel.key(d, key)) != DASH_NONE)
+		return a;
+	a = d->by_host || d->by_dev ? DASH_NONE : procs_panel.key(d, key);
 	if (a == DASH_NONE)
 		a = detail_panel.key(d, key);
 	if (a == DASH_NONE)

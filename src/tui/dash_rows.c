@@ -46,6 +46,23 @@ static int matches_filter(const struct dash *d, const struct process *p)
 	       (p->host && strstr(p->host->name, d->filter));
 }
 
+/* p used the device the table is kept to (Enter in the device view). */
+int dev_matches(const struct dash *d, const struct process *p)
+{
+	const struct ident *id;
+
+	if (!d->dev_only)
+		return 1;
+	if (p->host != d->dev_host || !(id = model_ident(d->m, p)))
+		return 0;
+	if (id->device == d->dev_id)
+		return 1;
+	for (size_t i = 0; i < id->ndevices && i < IDENT_DEVICES; i++)
+		if (id->devices[i] == d->dev_id)
+			return 1;
+	return 0;
+}
+
 static int row_cmp_key(const struct row *a, const struct row *b,
 		       enum sortkey k)
 {
@@ -99,7 +116,7 @@ void dash_build_rows(struct dash *d)
 	for (size_t i = 0; i < d->m->nprocs; i++) {
 		struct process *p = d->m->procs[i];
 		size_t by_res[RES_COUNT];
-		if (!matches_filter(d, p))
+		if (!matches_filter(d, p) || !dev_matches(d, p))
 			continue;
 		struct row *r = &d->rows[d->nrows++];
 		memset(r, 0, sizeof *r);
@@ -135,6 +152,8 @@ void dash_build_rows(struct dash *d)
 	}
 	if (d->by_host)
 		dash_build_host_rows(d);
+	if (d->by_dev)
+		dash_build_dev_rows(d);
 }
 
 void dash_remember_selection(struct dash *d)
@@ -278,3 +297,42 @@ static void dash_build_host_rows(struct dash *d)
 		d->hsel = n ? n - 1 : 0;
 }
 
+
+/* ---- rows by device ---- */
+
+/* The model's devices (by host, then id), the filter keeping those
+ * whose host or id has it; the selection stays on its device. */
+void dash_build_dev_rows(struct dash *d)
+{
+	const struct model_host *host = NULL;
+	long dev = IDENT_UNKNOWN;
+	int keep = d->dsel < d->ndrows;
+	struct device_row *v;
+	char id[24];
+
+	if (keep) {
+		host = d->drows[d->dsel].host;
+		dev = d->drows[d->dsel].device;
+	}
+	model_devices_free(d->drows, d->ndrows_all);
+	size_t n = model_devices(d->m, &v), k = 0;
+	for (size_t i = 0; i < n; i++) {
+		snprintf(id, sizeof id, "%ld", v[i].device);
+		if (d->filter[0] && !strstr(host_label(v[i].host), d->filter) &&
+		    strcmp(id, d->filter) != 0)
+			continue;
+		struct device_row t = v[k];
+		v[k] = v[i];
+		v[i] = t;
+		k++;
+	}
+	/* The rows left out are freed with the others (all n are kept). */
+	d->drows = v;
+	d->ndrows = k;
+	d->ndrows_all = n;
+	for (size_t i = 0; i < k && keep; i++)
+		if (v[i].host == host && v[i].device == dev)
+			d->dsel = i;
+	if (d->dsel >= k)
+		d->dsel = k ? k - 1 : 0;
+}

@@ -19,6 +19,7 @@ const struct keyhelp key_bar[] = {
 	{ "e", NULL, N_("msgs"), 0 },
 	{ "t", NULL, N_("theme"), 0 },
 	{ "m", NULL, N_("mouse"), 0 },
+	{ "d", NULL, N_("devices"), 0 },
 	{ "v", NULL, N_("by host"), 1 },
 	{ "H", NULL, N_("hosts"), 1 },
 };
@@ -57,6 +58,13 @@ const char *const help_lines[] = {
 	   "                 when, why it is down, connections tried, counts;\n"
 	   "                 the filter (/) also matches the host, and s or\n"
 	   "                 the sort menu sort by it"),
+	N_("d                the table by host and device: one row per device\n"
+	   "                 the logs name, its processes and incidents, a\n"
+	   "                 note when several jobs share it, a gone process\n"
+	   "                 still fails on it, or one logical id has no\n"
+	   "                 device map; below, its processes (rank, alive\n"
+	   "                 or gone, job) and npu-smi's tenants.  Enter\n"
+	   "                 shows the device's processes; d goes back"),
 	N_("Ctrl-L           redraw the whole screen"),
 	N_("F1, h or ?       this help (Esc, h or ? closes it)"),
 	N_("F10 or q         quit"),
@@ -68,6 +76,15 @@ const char *const help_lines[] = {
 	   "MM-DD HH:MM.  Rows of processes that are gone are dimmed; a row "
 	   "with an incident in the last 10 seconds is highlighted."),
 	N_("The default sort is LAST: what is happening now comes first."),
+	N_("DEV: the device a process set last (its logical id), RANK its "
+	   "rank, shown when the logs name one ('-': not known).  The detail "
+	   "says its NPU and the evidence, its dp/tp/ep, its job and its "
+	   "ledger: streams, events and notifies created, destroyed and "
+	   "held."),
+	N_("When the width is short, columns go in this order: TREND, ALIVE "
+	   "(a gone process's row stays dimmed), HOST shortens to 6 cells, "
+	   "RANK, DEV, then the resource columns from the right; PID, NAME, "
+	   "TOTAL and LAST stay.  80 columns hold HOST, DEV and RANK."),
 	N_("Narrow terminals drop TREND, then the resource columns; the key "
 	   "bar takes a second line.  Warnings never write over the screen: "
 	   "they show on the message line and under e."),
