@@ -133,8 +133,7 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 
 	const struct ident *id = model_ident(d->m, p);
 	class_lines(d, p, v, n, out);
-	if (id)
-		ident_lines(d->tui, id, out);
+	ident_lines(d->tui, id, out);
 	if (!n) {
 		if (id)
 			ledger_lines(id, out);

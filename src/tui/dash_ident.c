@@ -56,11 +56,11 @@ void rank_text(const struct ident *id, struct strbuf *sb)
 		sb_adds(sb, _(L_ID_RANK_UNKNOWN));
 }
 
-/* "device 3 (NPU 5, from its environment)"; every device it used. */
-static void device_line(const struct ident *id, struct strbuf *out)
+/* "device 3, NPU 5 (its visible-device map); devices used: 0, 3". */
+static void device_text(const struct ident *id, struct strbuf *out)
 {
 	if (id->device == IDENT_UNKNOWN) {
-		sb_addf(out, "%s\n", _(L_ID_DEVICE_UNKNOWN));
+		sb_adds(out, _(L_ID_DEVICE_UNKNOWN));
 		return;
 	}
 	sb_addf(out, _(L_ID_DEVICE), id->device);
@@ -74,7 +74,6 @@ static void device_line(const struct ident *id, struct strbuf *out)
 		for (size_t i = 0; i < id->ndevices && i < IDENT_DEVICES; i++)
 			sb_addf(out, "%s%ld", i ? ", " : "", id->devices[i]);
 	}
-	sb_addc(out, '\n');
 }
 
 /* A resource's ledger on one line, its trend and finding on the next. */
@@ -113,39 +112,40 @@ static void ledger_line(const struct ledger *l, enum ledger_res r,
 	}
 }
 
+/* One line, wrapped where it is shown, and only when a device or a
+ * rank is known: the detail's incident stays where it was. */
 void ident_lines(const struct tui *t, const struct ident *id,
 		 struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(out, "\f%s\n", _(L_ID_TITLE));
-	if (!id) {
-		sb_addf(out, "%s\n", _(L_ID_NONE));
+	if (!id || (id->device == IDENT_UNKNOWN && id->rank == IDENT_UNKNOWN &&
+		    id->dp == IDENT_UNKNOWN && id->tp == IDENT_UNKNOWN &&
+		    id->ep == IDENT_UNKNOWN))
 		return;
-	}
-	device_line(id, out);
+	sb_addf(out, "%s ", _(L_ID_TITLE));
+	device_text(id, out);
 	rank_text(id, &sb);
-	sb_addf(out, "%s\n", sb_str(&sb));
+	sb_addf(out, "; %s", sb_str(&sb));
 	if (id->job) {
 		sb_reset(&sb);
 		tui_clean(t, &sb, id->job);
+		sb_adds(out, "; ");
 		sb_addf(out, _(L_ID_JOB), sb_str(&sb));
-		sb_addc(out, '\n');
 	}
 	if (id->host_pid > 0 && id->host_pid != id->pid) {
+		sb_adds(out, "; ");
 		sb_addf(out, _(L_ID_HOST_PID), id->host_pid);
-		sb_addc(out, '\n');
 	}
+	sb_addc(out, '\n');
 	sb_free(&sb);
 }
 
 void ledger_lines(const struct ident *id, struct strbuf *out)
 {
-	sb_addf(out, "\f%s\n", _(L_LEDGER_TITLE));
-	if (!ident_has_ledger(id)) {
-		sb_addf(out, "%s\n", _(L_LEDGER_EMPTY));
+	if (!ident_has_ledger(id))
 		return;
-	}
+	sb_addf(out, "\f%s\n", _(L_LEDGER_TITLE));
 	for (int r = 0; r < LEDGER_COUNT; r++)
 		if (id->ledger[r].from != LEDGER_NONE)
 			ledger_line(&id->ledger[r], (enum ledger_res)r, out);

@@ -14,12 +14,12 @@ void group_digits(char *buf, size_t n, unsigned long long v);
 int ident_has_ledger(const struct ident *id);
 /* "rank 3 of 8, local rank 3, dp 0, tp 5", or that it is not known. */
 void rank_text(const struct ident *id, struct strbuf *sb);
-/* The detail's lines on id (NULL: nothing known): device, NPU and its
- * evidence, rank, job. */
+/* The detail's line on id: device, NPU and its evidence, rank, job;
+ * nothing when neither a device nor a rank is known (id NULL too). */
 void ident_lines(const struct tui *t, const struct ident *id,
 		 struct strbuf *out);
 /* The ledger per resource (created, destroyed, held, from, complete,
- * trend, leak), or how to turn it on. */
+ * trend, leak); nothing when it is empty (the fix says how to fill it). */
 void ledger_lines(const struct ident *id, struct strbuf *out);
 /* The ledger's sentence for inc's fix (no newline); 0 when inc is not
  * an EE1023 on a resource a ledger keeps (nothing appended).  The views'

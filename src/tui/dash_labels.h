@@ -78,7 +78,6 @@
 
 /* Who a process was, its ledger (the detail, dash_ident.c). */
 #define L_ID_TITLE N_("Identity:")
-#define L_ID_NONE N_("no device, rank or job is known from its lines")
 #define L_ID_DEVICE N_("device %ld")
 #define L_ID_DEVICE_UNKNOWN N_("device not known (no line names it)")
 #define L_ID_PHYS_SMI N_(", NPU %ld (npu-smi's process table)")
@@ -93,7 +92,6 @@
 #define L_ID_JOB N_("job %s")
 #define L_ID_HOST_PID N_("pid on the host %ld")
 #define L_LEDGER_TITLE N_("Ledger (created, destroyed, held):")
-#define L_LEDGER_EMPTY N_("the ledger is empty: turn on INFO logging with ASCEND_GLOBAL_LOG_LEVEL=1 (or ASCEND_MODULE_LOG_LEVEL=ASCENDCL=1:RUNTIME=1) to count creates and destroys; the statistics at aclFinalize come only from processes that reach it")
 #define L_LEDGER_ROW N_("%s: created %s, destroyed %s, held %s (%s)")
 #define L_LEDGER_FROM_STATS N_("aclFinalize statistics")
 #define L_LEDGER_FROM_CALLS N_("counted calls")
