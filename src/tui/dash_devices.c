@@ -345,6 +345,9 @@ void dev_view_toggle(struct dash *d)
 		d->by_dev = 1;
 		d->dsel = d->dtop = 0;
 	}
+	/* Paused, the rows are not rebuilt after a key: these are. */
+	if (d->by_dev)
+		dash_build_dev_rows(d);
 	d->by_host = 0;
 	d->view_top = 0;
 }
