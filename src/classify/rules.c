@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "htab.h"
+#include "literals.h"
 #include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
@@ -55,6 +56,9 @@ void rule_free(struct rule *r)
 	for (size_t i = 0; i < r->nsamples; i++)
 		free(r->samples[i].text);
 	free(r->samples);
+	for (size_t i = 0; i < r->nmodules; i++)
+		free(r->modules[i]);
+	free(r->bad_level);
 	free(r);
 }
 
@@ -68,6 +72,12 @@ void ruleset_free(struct ruleset *rs)
 	rule_index_free(&rs->names);
 	prefilter_free(rs->prefilter);
 	free(rs->cand);
+	prefilter_free(rs->fact_pf);
+	anylit_free(rs->fact_lits);
+	anylit_free(rs->fact_screen_lits);
+	free(rs->fact_cand);
+	for (size_t i = 0; i < FACT_STARTS_MAX; i++)
+		free(rs->start_text[i]);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
 	lognames_free(rs->files);
@@ -220,6 +230,139 @@ void rule_index_free(struct rule_index *ix)
 
 /* ---- installing loaded rules ---- */
 
+int rule_takes_module(const struct rule *r, const char *module, size_t len)
+{
+	if (!r->nmodules)
+		return 1;
+	for (size_t i = 0; i < r->nmodules; i++)
+		if (strlen(r->modules[i]) == len &&
+		    memcmp(r->modules[i], module, len) == 0)
+			return 1;
+	return 0;
+}
+
+/* Adds "[LEVEL] MODULE(" (or "[LEVEL]" for every module) to the line
+ * starts, once; a start that a shorter one covers is left out. */
+static void add_start(struct ruleset *rs, const char *level,
+		      const char *module)
+{
+	struct line_starts *st = &rs->starts;
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, module ? "[%s] %s(" : "[%s]", level, module);
+	for (size_t i = 0; i < st->n; i++)
+		if (strncmp(sb.buf, st->s[i], st->len[i]) == 0) {
+			sb_free(&sb);
+			return;
+		}
+	if (st->n == FACT_STARTS_MAX) {
+		st->all = 1;
+		sb_free(&sb);
+		return;
+	}
+	size_t k = st->n++;
+	st->len[k] = sb.len;
+	st->s[k] = rs->start_text[k] = sb_detach(&sb);
+	/* In the host's byte order, as the splitter loads a line's. */
+	unsigned char wb[8] = { 0 }, mb[8] = { 0 };
+	for (size_t b = 0; b < 8 && b < st->len[k]; b++) {
+		wb[b] = (unsigned char)st->s[k][b];
+		mb[b] = 0xff;
+	}
+	memcpy(&st->first8[k], wb, 8);
+	memcpy(&st->mask8[k], mb, 8);
+}
+
+/* Whether a pattern sets caseless matching anywhere: "(?i", "(?mi:". */
+static int caseless(const char *p)
+{
+	for (const char *q = p; (q = strstr(q, "(?")); q += 2) {
+		const char *o = q + 2;
+		int i = 0;
+		/* An option setting holds only option letters. */
+		while (*o && strchr("imnsxJUaxr-^", *o))
+			i |= *o++ == 'i';
+		if (i && (*o == ')' || *o == ':'))
+			return 1;
+	}
+	return 0;
+}
+
+/* The fact rule's literals for the quick test (fact_any: it has none
+ * the test could use, so every line is tried). */
+static void fact_literals(struct ruleset *rs, size_t i)
+{
+	const struct rule *r = rs->rules[i];
+	struct litset set = { 0 };
+
+	rs->fact_levels |= r->levels;
+	if (!prefilter_add(rs->fact_pf, i, r->pattern) || caseless(r->pattern) ||
+	    !pattern_literals(r->pattern, &set)) {
+		rs->fact_any = 1;
+		litset_free(&set);
+		return;
+	}
+	for (size_t k = 0; k < set.n; k++) {
+		if (r->levels & ~LEVEL_BIT(LEVEL_SCREEN))
+			anylit_add(rs->fact_lits, set.v[k]);
+		if (r->levels & LEVEL_BIT(LEVEL_SCREEN))
+			anylit_add(rs->fact_screen_lits, set.v[k]);
+	}
+	litset_free(&set);
+}
+
+/* The line starts, levels and literals of the fact rules. */
+static void fact_build(struct ruleset *rs)
+{
+	static const char *const level_names[] = {
+		[LEVEL_OTHER] = NULL, [LEVEL_DEBUG] = "DEBUG",
+		[LEVEL_INFO] = "INFO", [LEVEL_WARNING] = "WARNING",
+		[LEVEL_ERROR] = NULL, [LEVEL_EVENT] = "EVENT",
+		[LEVEL_TRACE] = "TRACE", [LEVEL_SCREEN] = NULL,
+	};
+
+	for (size_t i = 0; i < FACT_STARTS_MAX; i++) {
+		free(rs->start_text[i]);
+		rs->start_text[i] = NULL;
+	}
+	memset(&rs->starts, 0, sizeof rs->starts);
+	rs->fact_levels = 0;
+	rs->fact_any = 0;
+	prefilter_free(rs->fact_pf);
+	rs->fact_pf = prefilter_new(rs->n);
+	anylit_free(rs->fact_lits);
+	rs->fact_lits = anylit_new();
+	anylit_free(rs->fact_screen_lits);
+	rs->fact_screen_lits = anylit_new();
+	free(rs->fact_cand);
+	rs->fact_cand = xcalloc(rs->n ? rs->n : 1, 1);
+	/* A short start first, so that it covers the longer ones after. */
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < rs->n; i++) {
+			const struct rule *r = rs->rules[i];
+			if (r->stage != STAGE_FACT || (pass == 0) != !r->nmodules)
+				continue;
+			if (pass == 0)
+				fact_literals(rs, i);
+			for (int l = 0; l <= LEVEL_SCREEN; l++) {
+				if (!(r->levels & LEVEL_BIT(l)) || !level_names[l])
+					continue;
+				if (!r->nmodules)
+					add_start(rs, level_names[l], NULL);
+				for (size_t k = 0; k < r->nmodules; k++)
+					add_start(rs, level_names[l],
+						  r->modules[k]);
+			}
+		}
+	/* The second pass added the rules with modules' levels; their
+	 * literals too. */
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = rs->rules[i];
+		if (r->stage == STAGE_FACT && r->nmodules)
+			fact_literals(rs, i);
+	}
+}
+
 static void grow_match_data(struct ruleset *rs, struct rule *r)
 {
 	uint32_t pairs = 0;
@@ -256,10 +399,12 @@ static void build_prefilters(struct ruleset *rs)
 	rs->prefilter = prefilter_new(rs->n);
 	for (size_t i = 0; i < rs->n; i++)
 		if (rs->rules[i]->stage != STAGE_FIELDS &&
+		    rs->rules[i]->stage != STAGE_FACT &&
 		    rs->rules[i]->info.role != ROLE_PREFIX)
 			prefilter_add(rs->prefilter, i, rs->rules[i]->pattern);
 	free(rs->cand);
 	rs->cand = xcalloc(rs->n ? rs->n : 1, 1);
+	fact_build(rs);
 }
 
 void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n)
@@ -302,7 +447,7 @@ static int picked(const struct ruleset *rs, size_t i, enum pick how,
 {
 	const struct rule *r = rs->rules[i];
 
-	if (!(r->levels & LEVEL_BIT(level)))
+	if (!(r->levels & LEVEL_BIT(level)) || r->stage == STAGE_FACT)
 		return 0;
 	switch (how) {
 	case PICK_ROLE:
@@ -389,7 +534,8 @@ void ruleset_prefix_process(struct ruleset *rs, const char *text,
 	for (size_t i = 0; i < rs->n; i++) {
 		struct rule *r = rs->rules[i];
 		size_t from = 0;
-		while (r->info.role == ROLE_PREFIX && from < len &&
+		while (r->info.role == ROLE_PREFIX && r->names_process &&
+		       from < len &&
 		       rs_exec(rs, r, text, len, from, 0)) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rs->md);
 			if (!best || ov[0] >= best_at) {
@@ -401,4 +547,66 @@ void ruleset_prefix_process(struct ruleset *rs, const char *text,
 	}
 	if (best && rs_exec(rs, best, text, len, best_at, PCRE2_ANCHORED))
 		report_captures(best, rs->md, text, cap, ctx);
+}
+
+/* Prefix rules that capture more than the process (a rank, the
+ * parallel indices of a worker's name): every such capture of each
+ * prefix rule's first match. */
+void ruleset_prefix_fields(struct ruleset *rs, const char *text, size_t len,
+			   capture_fn cap, void *ctx)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->info.role == ROLE_PREFIX &&
+		    rs_exec(rs, r, text, len, 0, 0))
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+}
+
+/* ---- fact rules ---- */
+
+unsigned ruleset_fact_levels(const struct ruleset *rs)
+{
+	return rs->fact_levels;
+}
+
+const struct line_starts *ruleset_fact_starts(const struct ruleset *rs)
+{
+	return &rs->starts;
+}
+
+int ruleset_fact_maybe(const struct ruleset *rs, enum plog_level level,
+		       const char *text, size_t len)
+{
+	if (!(rs->fact_levels & LEVEL_BIT(level)))
+		return 0;
+	return rs->fact_any ||
+	       anylit_scan(level == LEVEL_SCREEN ? rs->fact_screen_lits
+						 : rs->fact_lits, text, len);
+}
+
+int ruleset_match_facts(struct ruleset *rs, enum plog_level level,
+			const char *module, size_t modlen, const char *text,
+			size_t len, rule_fn on_rule, capture_fn cap,
+			void *ctx)
+{
+	int hits = 0;
+
+	if (!(rs->fact_levels & LEVEL_BIT(level)))
+		return 0;
+	prefilter_scan(rs->fact_pf, text, len, rs->fact_cand);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->stage != STAGE_FACT || !rs->fact_cand[i] ||
+		    !(r->levels & LEVEL_BIT(level)) ||
+		    (module && !rule_takes_module(r, module, modlen)) ||
+		    !rs_exec(rs, r, text, len, 0, 0))
+			continue;
+		hits++;
+		if (on_rule)
+			on_rule(ctx, &r->info);
+		if (cap)
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+	return hits;
 }

@@ -12,10 +12,13 @@ void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx)
 	ls->ctx = ctx;
 }
 
+static inline int starts_wanted(const struct linesplit *ls, const char *s,
+				const char *end);
+
 static int wanted(const struct linesplit *ls, const char *line, size_t len)
 {
 	return !ls->want_all || *ls->want_all ||
-	       (len >= 4 && memcmp(line, "[ERR", 4) == 0);
+	       starts_wanted(ls, line, line + len);
 }
 
 static void give(struct linesplit *ls, const char *line, size_t len)
@@ -45,10 +48,81 @@ static void keep(struct linesplit *ls, const char *p, size_t n)
 	sb_add(&ls->carry, p, n);
 }
 
-/* Whether the line at s (bytes up to end available) starts "[ERR". */
-static int starts_err(const char *s, const char *end)
+/* Whether the line at s (bytes up to end available) starts "[ERR", or
+ * as a fact rule's records do ("[INFO] ASCENDCL(").  Every plog line
+ * starts with '[': the first eight bytes, one compare per start, turn
+ * almost all of them away. */
+static inline int starts_wanted(const struct linesplit *ls, const char *s,
+				const char *end)
 {
-	return end - s >= 4 && memcmp(s, "[ERR", 4) == 0;
+	size_t avail = (size_t)(end - s);
+
+	if (avail < 4 || s[0] != '[')
+		return 0;
+	if (memcmp(s, "[ERR", 4) == 0)
+		return 1;
+	const struct line_starts *st = ls->starts;
+	if (!st || !st->n)
+		return 0;
+	if (st->all)
+		return 1;
+	uint64_t w = 0;
+	if (avail >= 8)
+		memcpy(&w, s, 8);
+	else
+		memcpy(&w, s, avail);
+	for (size_t i = 0; i < st->n; i++)
+		if ((w & st->mask8[i]) == st->first8[i] && avail >= st->len[i] &&
+		    memcmp(s, st->s[i], st->len[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* starts_wanted for the skip loop, with what it compares in locals:
+ * ERROR and two more starts in a few instructions a line; anything else
+ * (a short tail, more starts) asks starts_wanted. */
+struct quick {
+	uint32_t err;
+	uint64_t f[2], m[2];
+	size_t n;
+	int slow;
+};
+
+static inline void quick_init(struct quick *qk, const struct linesplit *ls)
+{
+	const struct line_starts *st = ls->starts;
+
+	memset(qk, 0, sizeof *qk);
+	memcpy(&qk->err, "[ERR", 4);
+	if (!st || !st->n)
+		return;
+	qk->slow = st->all || st->n > 2;
+	qk->n = st->n;
+	for (size_t i = 0; i < st->n && i < 2; i++) {
+		qk->f[i] = st->first8[i];
+		qk->m[i] = st->mask8[i];
+	}
+}
+
+static inline int quick_wanted(const struct linesplit *ls,
+			       const struct quick *qk, const char *s,
+			       const char *end)
+{
+	uint32_t w4;
+	uint64_t w;
+
+	if (qk->slow || end - s < 8)
+		return starts_wanted(ls, s, end);
+	memcpy(&w4, s, 4);
+	if (w4 == qk->err)
+		return 1;
+	if (!qk->n)
+		return 0;
+	memcpy(&w, s, 8);
+	if ((w & qk->m[0]) == qk->f[0] ||
+	    (qk->n > 1 && (w & qk->m[1]) == qk->f[1]))
+		return starts_wanted(ls, s, end);
+	return 0;
 }
 
 #if defined(__SSE2__)
@@ -63,7 +137,9 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 	const __m128i nl = _mm_set1_epi8('\n');
 	unsigned long n = 0;
 	const char *q = p;
+	struct quick qk;
 
+	quick_init(&qk, ls);
 	for (; end - q >= 64; q += 64) {
 		const __m128i *v = (const __m128i *)(const void *)q;
 		uint64_t mask =
@@ -74,7 +150,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		while (mask) {
 			const char *next = q + __builtin_ctzll(mask) + 1;
 			n++;
-			if (starts_err(next, end)) {
+			if (quick_wanted(ls, &qk, next, end)) {
 				ls->lineno += n;
 				return next;
 			}
@@ -85,7 +161,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		if (*q != '\n')
 			continue;
 		n++;
-		if (starts_err(q + 1, end)) {
+		if (starts_wanted(ls, q + 1, end)) {
 			ls->lineno += n;
 			return q + 1;
 		}
@@ -102,7 +178,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		ls->lineno++;
 		p = nl + 1;
-		if (starts_err(p, end))
+		if (starts_wanted(ls, p, end))
 			return p;
 	}
 	return end;
@@ -113,7 +189,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 static void whole_lines(struct linesplit *ls, const char *p, const char *end)
 {
 	while (p < end) {
-		if (ls->want_all && !*ls->want_all && !starts_err(p, end)) {
+		if (ls->want_all && !*ls->want_all && !starts_wanted(ls, p, end)) {
 			p = skip_lines(ls, p, end);
 			if (p == end)
 				return;

@@ -15,6 +15,7 @@
 #include "datadir.h"
 #include "follow.h"
 #include "i18n.h"
+#include "ident.h"
 #include "readall.h"
 #include "xalloc.h"
 
@@ -33,7 +34,8 @@
 #define BATCH 64
 
 struct item {
-	struct incident *inc;	/* NULL: the end of a stream */
+	struct incident *inc;	/* NULL (and no fact): the end of a stream */
+	struct fact *fact;	/* or a fact, in its place in the stream */
 	char *json;		/* its JSON object, when a report wants it */
 	size_t jsonlen;
 };
@@ -115,7 +117,7 @@ static void hand_over(struct worker *w)
 static void enqueue(struct worker *w, struct item it)
 {
 	w->batch[w->nbatch++] = it;
-	if (w->nbatch == BATCH || !it.inc)
+	if (w->nbatch == BATCH || (!it.inc && !it.fact))
 		hand_over(w);
 }
 
@@ -145,7 +147,7 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 static void worker_incident(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
-	struct item it = { inc, NULL, 0 };
+	struct item it = { inc, NULL, NULL, 0 };
 	int example = may_be_example(w, inc);
 
 	if (!example)
@@ -165,9 +167,17 @@ static void worker_incident(void *ctx, struct incident *inc)
 	enqueue(w, it);
 }
 
+/* A fact goes in the same queue, so that the model takes a stream's
+ * facts and incidents in the order they were read (a device set, then
+ * the incident that takes it). */
+static void worker_fact(void *ctx, struct fact *f)
+{
+	enqueue(ctx, (struct item){ NULL, f, NULL, 0 });
+}
+
 static void stream_end(void *ctx)
 {
-	enqueue(ctx, (struct item){ NULL, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, NULL, NULL, 0 });
 }
 
 /* In the worker's thread, so that workers get ready in parallel: its
@@ -176,7 +186,8 @@ static int set_up(struct worker *w)
 {
 	const struct share *sh = w->sh;
 	struct follow_opts fo = {
-		.once = 1, .hand_over = worker_incident, .on_stream_end = stream_end,
+		.once = 1, .hand_over = worker_incident,
+		.hand_over_fact = worker_fact, .on_stream_end = stream_end,
 		.ctx = w,
 	};
 
@@ -267,6 +278,12 @@ static void add_stream(struct model *m, struct worker *w,
 
 	for (;;) {
 		struct item it = dequeue(w);
+		if (it.fact) {
+			it.fact->file = adopt_path(m, &a, it.fact->file);
+			model_fact(m, it.fact);
+			fact_free(it.fact);
+			continue;
+		}
 		if (!it.inc)
 			return;
 		adopt(m, &a, it.inc);
@@ -362,8 +379,9 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 	for (size_t s = 0; s < nstreams; s++) {
 		if (owner[s] != me)
 			continue;
-		for (struct item it; (it = dequeue(w)).inc;) {
+		for (struct item it; (it = dequeue(w)).inc || it.fact;) {
 			incident_free(it.inc);
+			fact_free(it.fact);
 			free(it.json);
 		}
 	}
