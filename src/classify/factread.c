@@ -126,7 +126,11 @@ static void finish(struct reading *rd)
 	if (!complete(rd))
 		return;
 	if (rd->rec->level == LEVEL_SCREEN) {
-		if (rd->f.kind == FACT_DEVICE)
+		/* A device line that names no process (llama.cpp's) is the
+		 * file's: one process writes that output.  One that names
+		 * its pid (torch_npu's) is that process's only: the output
+		 * of several ranks may be in one file. */
+		if (rd->f.kind == FACT_DEVICE && !rd->f.pid)
 			note_file_device(c, rd->rec->file, rd->f.device);
 		if (!rd->f.pid)
 			ruleset_prefix_process(c->rs, rd->rec->raw,
