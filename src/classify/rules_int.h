@@ -101,6 +101,9 @@ int rule_exec(const pcre2_code *re, const char *text, size_t len,
 	      pcre2_match_context *mc);
 
 void rule_free(struct rule *r);
+/* rules_facts.c: the fact rules' levels, line starts and literals, made
+ * again when rules are installed. */
+void fact_build(struct ruleset *rs);
 /* Whether a fact rule sees records of this module. */
 int rule_takes_module(const struct rule *r, const char *module, size_t len);
 int role_from_name(const char *s);	/* -1 when unknown */
