@@ -10,6 +10,7 @@
 
 #include "classifier.h"
 #include "feeder.h"
+#include "follow.h"
 #include "linesplit.h"
 #include "xalloc.h"
 
@@ -459,6 +460,84 @@ static void test_linesplit_starts(void **state)
 	sb_free(&l.got);
 }
 
+/* ---- the follower hands facts over in the stream's order ---- */
+
+struct handed {
+	struct strbuf order;
+};
+
+static void handed_incident(void *ctx, struct incident *inc)
+{
+	struct handed *hd = ctx;
+
+	sb_addf(&hd->order, "I%lu;", inc->line);
+	incident_free(inc);
+}
+
+static void handed_fact(void *ctx, struct fact *f)
+{
+	struct handed *hd = ctx;
+
+	sb_addf(&hd->order, "%s%lu;", fact_kind_name(f->kind), f->line);
+	fact_free(f);
+}
+
+static void handed_end(void *ctx)
+{
+	struct handed *hd = ctx;
+
+	sb_adds(&hd->order, "end;");
+}
+
+static void test_follower_hands_facts_over(void **state)
+{
+	struct harness *h = *state;
+	char dir[] = "/tmp/plogtop-facts.XXXXXX";
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct handed hd = { STRBUF_INIT };
+	struct model m;
+
+	assert_non_null(mkdtemp(dir));
+	sb_addf(&path, "%s/plog-28980_20240221060831000.log", dir);
+	FILE *fp = fopen(path.buf, "w");
+	assert_non_null(fp);
+	fputs(SET_DEVICE, fp);
+	fputs(CHAIN, fp);
+	fputs("[EVENT] ASCENDCL(28980,python3):2024-02-21-06:09:33.283.060 [resource_statistics.cpp:104]28980 TraverseStatistics: The ResourceType:ACL_STATISTICS_CREATE_DESTROY_STREAM, applyTotal = 3, applySucc = 2, releaseTotal = 0, releaseSucc = 0\n", fp);
+	assert_int_equal(fclose(fp), 0);
+
+	model_init(&m);
+	struct follow_opts fo = {
+		.once = 1, .hand_over = handed_incident,
+		.hand_over_fact = handed_fact, .on_stream_end = handed_end,
+		.ctx = &hd,
+	};
+	struct follower *fw = follower_new(h->rs, &m, &fo, &err);
+	assert_non_null(fw);
+	assert_int_equal(follower_add(fw, dir, 0, &err), 0);
+	follower_start(fw, monotonic_ms());
+	while (follower_history_step(fw, 1000))
+		;
+	follower_flush(fw);
+	follower_free(fw);
+	model_free(&m);
+	/* The device before the chain; the statistics line, after it in
+	 * the file, may come before the chain closes (the chain waits for
+	 * the end of its stream), never before the device. */
+	const char *got = sb_str(&hd.order);
+	print_message("# order: %s\n", got);
+	assert_non_null(strstr(got, "device1;"));
+	assert_non_null(strstr(got, "statistics7;"));
+	assert_non_null(strstr(got, "I2;"));
+	assert_true(strstr(got, "device1;") < strstr(got, "I2;"));
+	assert_true(strstr(got, "device1;") < strstr(got, "statistics7;"));
+	unlink(path.buf);
+	rmdir(dir);
+	sb_free(&path);
+	sb_free(&err);
+	sb_free(&hd.order);
+}
+
 /* ---- the loader's checks of fact rules ---- */
 
 static int load(const char *text, struct strbuf *err)
@@ -539,6 +618,7 @@ int main(void)
 		T(test_prefix_ranks),
 		T(test_prefixed_plog_fact),
 		T(test_linesplit_starts),
+		T(test_follower_hands_facts_over),
 		T(test_loader),
 		T(test_starts_from_rules),
 	};
