@@ -133,6 +133,8 @@ struct anylit {
 	unsigned char first[ANYLIT_FIRST];
 	size_t nfirst;	/* > ANYLIT_FIRST: too many, each literal alone */
 	uint32_t *head;	/* each literal's first four bytes */
+	size_t maxlen;
+	unsigned char vfirst[ANYLIT_FIRST][16];	/* each first byte, 16 times */
 	uint64_t key4[65536 / 64];
 };
 
@@ -180,6 +182,15 @@ void anylit_add(struct anylit *a, const char *lit)
 	}
 	while (n && common_byte(lit[n - 1]))
 		n--;
+	/* Its part from its first capital on, when four bytes or more are
+	 * left: a capital letter starts few places in a log's text ("start
+	 * to execute aclrtSetDevice" is looked for as "SetDevice"). */
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (lit[i] >= 'A' && lit[i] <= 'Z') {
+			lit += i;
+			n -= i;
+			break;
+		}
 	if (n < 4) {
 		a->any = 1;	/* nothing to look for: every text may hold it */
 		return;
@@ -198,10 +209,14 @@ void anylit_add(struct anylit *a, const char *lit)
 	       a->first[f] != (unsigned char)lit[0])
 		f++;
 	if (f == a->nfirst) {
-		if (f < ANYLIT_FIRST)
+		if (f < ANYLIT_FIRST) {
 			a->first[f] = (unsigned char)lit[0];
+			memset(a->vfirst[f], lit[0], 16);
+		}
 		a->nfirst++;
 	}
+	if (n > a->maxlen)
+		a->maxlen = n;
 	uint32_t h = raw4(lit);
 	a->key4[h / 64] |= 1ull << (h % 64);
 }
@@ -242,15 +257,21 @@ static int block_has(const struct anylit *a, const char *t)
 /* The same by the first bytes and the bitmap: t's sixteen positions
  * whose byte is some literal's first, then whose four bytes hash to a
  * literal's, then the compares. */
-static int block_has_first(const struct anylit *a, const char *t)
+static inline __m128i vfirst(const struct anylit *a, size_t f)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)a->vfirst[f]);
+}
+
+static inline int block_has_first(const struct anylit *a, const char *t)
 {
 	__m128i blk = _mm_loadu_si128((const __m128i *)(const void *)t);
-	__m128i eq = _mm_cmpeq_epi8(blk, _mm_set1_epi8((char)a->first[0]));
+	__m128i eq = _mm_cmpeq_epi8(blk, vfirst(a, 0));
 
 	for (size_t f = 1; f < a->nfirst; f++)
-		eq = _mm_or_si128(eq, _mm_cmpeq_epi8(blk,
-				  _mm_set1_epi8((char)a->first[f])));
+		eq = _mm_or_si128(eq, _mm_cmpeq_epi8(blk, vfirst(a, f)));
 	unsigned mask = (unsigned)_mm_movemask_epi8(eq);
+	if (!mask)
+		return 0;
 	while (mask) {
 		unsigned k = (unsigned)__builtin_ctz(mask);
 		uint32_t w, h;
@@ -267,7 +288,7 @@ static int block_has_first(const struct anylit *a, const char *t)
 	return 0;
 }
 
-static int block_any(const struct anylit *a, const char *t)
+static inline int block_any(const struct anylit *a, const char *t)
 {
 	return a->nfirst <= ANYLIT_FIRST ? block_has_first(a, t)
 					 : block_has(a, t);
@@ -277,12 +298,9 @@ static int block_any(const struct anylit *a, const char *t)
 
 int anylit_scan(const struct anylit *a, const char *text, size_t n)
 {
-	size_t maxlen = 0, i = 0;
+	size_t maxlen = a->maxlen, i = 0;
 	char pad[ANYLIT_PAD];
 
-	for (size_t j = 0; j < a->n; j++)
-		if (a->len[j] > maxlen)
-			maxlen = a->len[j];
 	if (a->any)
 		return 1;
 	if (!maxlen)

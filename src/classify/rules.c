@@ -71,6 +71,8 @@ void ruleset_free(struct ruleset *rs)
 	rule_index_free(&rs->names);
 	prefilter_free(rs->prefilter);
 	free(rs->cand);
+	free(rs->line_rules);
+	free(rs->field_rules);
 	prefilter_free(rs->fact_pf);
 	anylit_free(rs->fact_lits);
 	anylit_free(rs->fact_screen_lits);
@@ -270,6 +272,18 @@ static void build_prefilters(struct ruleset *rs)
 			prefilter_add(rs->prefilter, i, rs->rules[i]->pattern);
 	free(rs->cand);
 	rs->cand = xcalloc(rs->n ? rs->n : 1, 1);
+	free(rs->line_rules);
+	free(rs->field_rules);
+	rs->line_rules = xcalloc(rs->n ? rs->n : 1, sizeof *rs->line_rules);
+	rs->field_rules = xcalloc(rs->n ? rs->n : 1, sizeof *rs->field_rules);
+	rs->nline_rules = rs->nfield_rules = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = rs->rules[i];
+		if (r->stage == STAGE_FIELDS)
+			rs->field_rules[rs->nfield_rules++] = i;
+		else if (r->stage != STAGE_FACT && r->info.role != ROLE_PREFIX)
+			rs->line_rules[rs->nline_rules++] = i;
+	}
 	fact_build(rs);
 }
 
@@ -331,8 +345,14 @@ static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 			rule_fn on_rule, capture_fn cap, void *ctx)
 {
 	int hits = 0;
+	/* Lines and fields: only their rules; roles: every rule. */
+	const size_t *only = how == PICK_LINE ? rs->line_rules
+			   : how == PICK_FIELDS ? rs->field_rules : NULL;
+	size_t n = how == PICK_LINE ? rs->nline_rules
+		 : how == PICK_FIELDS ? rs->nfield_rules : rs->n;
 
-	for (size_t i = 0; i < rs->n; i++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t i = only ? only[k] : k;
 		struct rule *r = rs->rules[i];
 		if (!picked(rs, i, how, role, level) ||
 		    !rs_exec(rs, r, text, len, 0, 0))

@@ -76,6 +76,10 @@ struct ruleset {
 	unsigned long limit_hits;
 	struct prefilter *prefilter;	/* of the evidence rules */
 	unsigned char *cand;		/* scratch: the candidates of a line */
+	/* The rules ruleset_match_line and ruleset_match_fields try, by
+	 * index in load order: a line need not look at the others. */
+	size_t *line_rules, nline_rules;
+	size_t *field_rules, nfield_rules;
 	struct lognames *files;		/* [file NAME] sections: logname.h */
 	/* Fact rules: their levels, the line starts they need, and the
 	 * prefilter of their literals (fact_any: one has none). */

@@ -78,49 +78,47 @@ static inline int starts_wanted(const struct linesplit *ls, const char *s,
 	return 0;
 }
 
-/* starts_wanted for the skip loop, with what it compares in locals:
- * ERROR and two more starts in a few instructions a line; anything else
- * (a short tail, more starts) asks starts_wanted. */
+/* starts_wanted for the skip loop, what it compares in registers:
+ * "[ERR" and two more starts, each one and-and-compare of a line's
+ * first eight bytes; a match (or a short tail, or more starts) asks
+ * starts_wanted. */
 struct quick {
-	uint32_t err;
-	uint64_t f[2], m[2];
-	size_t n;
+	uint64_t fe, me, f0, m0, f1, m1;
 	int slow;
 };
 
-static inline void quick_init(struct quick *qk, const struct linesplit *ls)
+static inline struct quick quick_init(const struct linesplit *ls)
 {
 	const struct line_starts *st = ls->starts;
+	/* A mask of 0 against a word of ones never matches. */
+	struct quick qk = { 0, 0, ~0ULL, 0, ~0ULL, 0, 0 };
+	unsigned char e[8] = "[ERR", m[8] = { 0xff, 0xff, 0xff, 0xff };
 
-	memset(qk, 0, sizeof *qk);
-	memcpy(&qk->err, "[ERR", 4);
+	memcpy(&qk.fe, e, 8);
+	memcpy(&qk.me, m, 8);
 	if (!st || !st->n)
-		return;
-	qk->slow = st->all || st->n > 2;
-	qk->n = st->n;
-	for (size_t i = 0; i < st->n && i < 2; i++) {
-		qk->f[i] = st->first8[i];
-		qk->m[i] = st->mask8[i];
+		return qk;
+	qk.slow = st->all || st->n > 2;
+	qk.f0 = st->first8[0];
+	qk.m0 = st->mask8[0];
+	if (st->n > 1) {
+		qk.f1 = st->first8[1];
+		qk.m1 = st->mask8[1];
 	}
+	return qk;
 }
 
-static inline int quick_wanted(const struct linesplit *ls,
-			       const struct quick *qk, const char *s,
-			       const char *end)
+static inline int quick_wanted(const struct linesplit *ls, struct quick qk,
+			       const char *s, const char *end)
 {
-	uint32_t w4;
 	uint64_t w;
 
-	if (qk->slow || end - s < 8)
+	if (qk.slow || end - s < 8)
 		return starts_wanted(ls, s, end);
-	memcpy(&w4, s, 4);
-	if (w4 == qk->err)
-		return 1;
-	if (!qk->n)
-		return 0;
 	memcpy(&w, s, 8);
-	if ((w & qk->m[0]) == qk->f[0] ||
-	    (qk->n > 1 && (w & qk->m[1]) == qk->f[1]))
+	if ((w & qk.me) == qk.fe)
+		return 1;
+	if ((w & qk.m0) == qk.f0 || (w & qk.m1) == qk.f1)
 		return starts_wanted(ls, s, end);
 	return 0;
 }
@@ -137,9 +135,8 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 	const __m128i nl = _mm_set1_epi8('\n');
 	unsigned long n = 0;
 	const char *q = p;
-	struct quick qk;
+	const struct quick qk = quick_init(ls);
 
-	quick_init(&qk, ls);
 	for (; end - q >= 64; q += 64) {
 		const __m128i *v = (const __m128i *)(const void *)q;
 		uint64_t mask =
@@ -150,7 +147,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		while (mask) {
 			const char *next = q + __builtin_ctzll(mask) + 1;
 			n++;
-			if (quick_wanted(ls, &qk, next, end)) {
+			if (quick_wanted(ls, qk, next, end)) {
 				ls->lineno += n;
 				return next;
 			}
