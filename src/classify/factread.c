@@ -11,14 +11,26 @@
 
 #include "chain.h"
 
-/* The fact being read, and whether a rule matched for it. */
+/* Facts one record may give (one per matching fact rule); more are
+ * dropped. */
+#define FACTS_PER_RECORD 8
+
+/* One fact being read. */
+struct one {
+	struct fact f;
+	int said[2];		/* statistics: apply, release seen */
+	char name[256];		/* the process name */
+};
+
+/* The facts of a record, finished once every rule has matched: finishing
+ * one may run the prefix rules, whose matches would clobber the match
+ * the fact rules' captures are still being read from. */
 struct reading {
 	struct classifier *c;
 	const struct record *rec;
-	struct fact f;
-	int open;
-	int said[2];		/* statistics: apply, release seen */
-	char name[256];		/* a captured process name */
+	struct one v[FACTS_PER_RECORD];
+	size_t n;
+	struct one *cur;	/* the one the captures go to, or NULL */
 };
 
 /* A number of at most 18 digits (a leading '-' allowed); -2 if the text
@@ -59,9 +71,9 @@ static int ledger_resource_ok(enum resource r)
 }
 
 /* Whether the fact says what its kind needs. */
-static int complete(const struct reading *rd)
+static int complete(const struct one *o)
 {
-	const struct fact *f = &rd->f;
+	const struct fact *f = &o->f;
 
 	switch (f->kind) {
 	case FACT_DEVICE:
@@ -69,8 +81,8 @@ static int complete(const struct reading *rd)
 	case FACT_RANK:
 		return f->rank >= 0 || f->dp >= 0 || f->tp >= 0 || f->ep >= 0;
 	case FACT_STATISTICS:
-		return ledger_resource_ok(f->resource) && rd->said[0] &&
-		       rd->said[1];
+		return ledger_resource_ok(f->resource) && o->said[0] &&
+		       o->said[1];
 	default:
 		return ledger_resource_ok(f->resource);
 	}
@@ -100,55 +112,55 @@ long fact_file_device(const struct classifier *c, const char *file)
 static void on_prefix(void *ctx, const char *name, const char *value,
 		      size_t len)
 {
-	struct reading *rd = ctx;
+	struct one *o = ctx;
 	long long v;
 
-	if (strcmp(name, "pid") == 0 && !rd->f.pid &&
+	if (strcmp(name, "pid") == 0 && !o->f.pid &&
 	    (v = number(value, len)) > 0)
-		rd->f.pid = (long)v;
-	else if (strcmp(name, "name") == 0 && !rd->name[0]) {
-		size_t n = len < sizeof rd->name - 1 ? len : sizeof rd->name - 1;
-		memcpy(rd->name, value, n);
-		rd->name[n] = '\0';
+		o->f.pid = (long)v;
+	else if (strcmp(name, "name") == 0 && !o->name[0]) {
+		size_t n = len < sizeof o->name - 1 ? len : sizeof o->name - 1;
+		memcpy(o->name, value, n);
+		o->name[n] = '\0';
 	}
 }
 
-/* The fact read so far goes out if it is whole.  Captured output names
- * its process only in a prefix, if at all: no pid, no fact (but its
- * device is still the file's). */
-static void finish(struct reading *rd)
+/* A fact goes out if it is whole.  Captured output names its process
+ * only in a prefix, if at all: no pid, no fact (but its device is still
+ * the file's). */
+static void finish(struct classifier *c, const struct record *rec,
+		   struct one *o)
 {
-	struct classifier *c = rd->c;
-
-	if (!rd->open)
+	if (!complete(o))
 		return;
-	rd->open = 0;
-	if (!complete(rd))
-		return;
-	if (rd->rec->level == LEVEL_SCREEN) {
+	if (rec->level == LEVEL_SCREEN) {
 		/* A device line that names no process (llama.cpp's) is the
 		 * file's: one process writes that output.  One that names
 		 * its pid (torch_npu's) is that process's only: the output
 		 * of several ranks may be in one file. */
-		if (rd->f.kind == FACT_DEVICE && !rd->f.pid)
-			note_file_device(c, rd->rec->file, rd->f.device);
-		if (!rd->f.pid)
-			ruleset_prefix_process(c->rs, rd->rec->raw,
-					       rd->rec->rawlen, on_prefix, rd);
-		rd->f.name = rd->name;
-		if (!rd->f.pid)
+		if (o->f.kind == FACT_DEVICE && !o->f.pid)
+			note_file_device(c, rec->file, o->f.device);
+		if (!o->f.pid)
+			ruleset_prefix_process(c->rs, rec->raw, rec->rawlen,
+					       on_prefix, o);
+		if (!o->f.pid)
 			return;
 	}
+	o->f.name = o->name;
 	if (c->fact_emit)
-		c->fact_emit(c->fact_ctx, &rd->f);
+		c->fact_emit(c->fact_ctx, &o->f);
 }
 
 static void start(struct reading *rd, const struct rule_info *info)
 {
 	const struct record *rec = rd->rec;
 
-	finish(rd);
-	rd->f = (struct fact){
+	if (rd->n == FACTS_PER_RECORD) {
+		rd->cur = NULL;
+		return;
+	}
+	struct one *o = rd->cur = &rd->v[rd->n++];
+	o->f = (struct fact){
 		.pid = rec->pid, .tid = rec->tid, .time = rec->time,
 		.file = rec->file, .line = rec->line,
 		.kind = (enum fact_kind)(info->fact - 1),
@@ -156,16 +168,14 @@ static void start(struct reading *rd, const struct rule_info *info)
 		.device = FACT_UNSAID, .rank = FACT_UNSAID,
 		.dp = FACT_UNSAID, .tp = FACT_UNSAID, .ep = FACT_UNSAID,
 	};
-	rd->said[0] = rd->said[1] = 0;
-	rd->name[0] = '\0';
+	o->said[0] = o->said[1] = 0;
+	o->name[0] = '\0';
 	if (rec->level != LEVEL_SCREEN) {
-		size_t n = rec->namelen < sizeof rd->name - 1
-			   ? rec->namelen : sizeof rd->name - 1;
-		memcpy(rd->name, rec->name ? rec->name : "", n);
-		rd->name[n] = '\0';
+		size_t n = rec->namelen < sizeof o->name - 1
+			   ? rec->namelen : sizeof o->name - 1;
+		memcpy(o->name, rec->name ? rec->name : "", n);
+		o->name[n] = '\0';
 	}
-	rd->f.name = rd->name;
-	rd->open = 1;
 }
 
 static void on_rule(void *ctx, const struct rule_info *info)
@@ -173,21 +183,24 @@ static void on_rule(void *ctx, const struct rule_info *info)
 	start(ctx, info);
 }
 
-static void set_count(struct reading *rd, unsigned long long *to,
-		      long long v, int which)
+static void set_count(struct one *o, unsigned long long *to, long long v,
+		      int which)
 {
 	if (v < 0)
 		return;
 	*to = (unsigned long long)v;
 	if (which >= 0)
-		rd->said[which] = 1;
+		o->said[which] = 1;
 }
 
 static void on_capture(void *ctx, const char *name, const char *value,
 		       size_t len)
 {
 	struct reading *rd = ctx;
-	struct fact *f = &rd->f;
+	struct one *o = rd->cur;
+	if (!o)
+		return;
+	struct fact *f = &o->f;
 	long long v = number(value, len);
 
 	if (strcmp(name, "device") == 0)
@@ -201,29 +214,34 @@ static void on_capture(void *ctx, const char *name, const char *value,
 	else if (strcmp(name, "ep") == 0)
 		f->ep = v >= 0 ? (long)v : FACT_UNSAID;
 	else if (strcmp(name, "apply_total") == 0)
-		set_count(rd, &f->apply_total, v, -1);
+		set_count(o, &f->apply_total, v, -1);
 	else if (strcmp(name, "apply_succ") == 0)
-		set_count(rd, &f->apply_succ, v, 0);
+		set_count(o, &f->apply_succ, v, 0);
 	else if (strcmp(name, "release_total") == 0)
-		set_count(rd, &f->release_total, v, -1);
+		set_count(o, &f->release_total, v, -1);
 	else if (strcmp(name, "release_succ") == 0)
-		set_count(rd, &f->release_succ, v, 1);
+		set_count(o, &f->release_succ, v, 1);
 	else if (strcmp(name, "stat") == 0)
 		f->resource = stat_resource(value, len);
 	else if (strcmp(name, "pid") == 0 && rd->rec->level == LEVEL_SCREEN)
 		f->pid = v > 0 ? (long)v : 0;
 	else if (strcmp(name, "name") == 0 && rd->rec->level == LEVEL_SCREEN)
-		on_prefix(rd, name, value, len);
+		on_prefix(o, name, value, len);
 }
 
 void fact_read(struct classifier *c, const struct record *rec)
 {
-	struct reading rd = { .c = c, .rec = rec };
+	struct reading rd;
 
 	/* Without a receiver only captured output's devices matter. */
 	if (!c->fact_emit && rec->level != LEVEL_SCREEN)
 		return;
+	rd.c = c;
+	rd.rec = rec;
+	rd.n = 0;
+	rd.cur = NULL;
 	ruleset_match_facts(c->rs, rec->level, rec->module, rec->modulelen,
 			    rec->text, rec->len, on_rule, on_capture, &rd);
-	finish(&rd);
+	for (size_t i = 0; i < rd.n; i++)
+		finish(c, rec, &rd.v[i]);
 }

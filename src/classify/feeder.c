@@ -172,10 +172,10 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	sb_add(&f->text, line + h->msg, len - h->msg);
 	sb_reset(&f->name);
 	sb_add(&f->name, line + h->name.off, h->name.len);
-	/* A place in the code is its module's: RUNTIME's stream.cc:412 and
-	 * ASCENDCL's are two places, and meeting the second is no repeat. */
 	sb_reset(&f->module);
 	sb_add(&f->module, line + h->module.off, h->module.len);
+	/* A place in the code is its module's: RUNTIME's stream.cc:412 and
+	 * ASCENDCL's are two places, and meeting the second is no repeat. */
 	sb_reset(&f->srcloc);
 	if (h->srcloc.len) {
 		sb_add(&f->srcloc, line + h->module.off, h->module.len);

@@ -4,7 +4,10 @@
  * threads, each with a follower, a classifier and rules of its own, and
  * their incidents reach the model on this thread in the history's order:
  * stream by stream, as one follower would give them.  So the reports are
- * the same, byte for byte, however many threads read. */
+ * the same, byte for byte, however many threads read.  Facts (fact.h)
+ * go in the same queues, so that model_fact and model_add take a
+ * stream's facts and incidents in the order they were read; --since
+ * filters no fact (follow.h). */
 #include "config.h"
 
 #include <pthread.h>

@@ -350,6 +350,20 @@ static void test_llama_current_device(void **state)
 	assert_string_equal(field(h->inc[2], "device_id"), "(none)");
 }
 
+/* Behind a prefix that names the process, "current device" is a fact of
+ * that process. */
+static void test_current_device_with_pid(void **state)
+{
+	struct harness *h = *state;
+
+	read_text(h, OUT, FILE_MIXED, "(VllmWorker rank=0 pid=1110) INFO 05-09 08:06:34 [worker.py:80]   current device: 6, in function ggml_cann_async_memcpy at /llama.cpp/ggml/src/ggml-cann/ggml-cann.cpp:1453\n");
+	assert_int_equal(h->nfacts, 1);
+	assert_int_equal(h->facts[0]->kind, FACT_DEVICE);
+	assert_int_equal(h->facts[0]->device, 6);
+	assert_int_equal(h->facts[0]->pid, 1110);
+	assert_string_equal(h->facts[0]->name, "VllmWorker");
+}
+
 /* Launchers' prefixes and tags: the rank and a worker's indices. */
 static const char *block(const char *prefix, struct strbuf *sb)
 {
@@ -615,6 +629,7 @@ int main(void)
 		T(test_torch_tag),
 		T(test_torch_rank_unknown),
 		T(test_llama_current_device),
+		T(test_current_device_with_pid),
 		T(test_prefix_ranks),
 		T(test_prefixed_plog_fact),
 		T(test_linesplit_starts),
