@@ -214,8 +214,12 @@ static void start(struct npusmi_run *r, unsigned long long now)
 	}
 	/* Read without blocking: the loop polls them. */
 	if (fcntl(po[0], F_SETFL, O_NONBLOCK) < 0 ||
-	    fcntl(pe[0], F_SETFL, O_NONBLOCK) < 0)
-		msglog_about(r->log, "npu-smi: fcntl", strerror(errno));
+	    fcntl(pe[0], F_SETFL, O_NONBLOCK) < 0) {
+		struct strbuf msg = STRBUF_INIT;
+		sb_addf(&msg, "fcntl: %s", strerror(errno));
+		msglog_about(r->log, r->argv[0], msg.buf);
+		sb_free(&msg);
+	}
 	r->out = po[0];
 	r->err = pe[0];
 	r->killed = 0;
