@@ -103,6 +103,10 @@ static void close_fd(int *fd)
 static void outcome(struct npusmi_run *r, enum npu_state s,
 		    const struct strbuf *text)
 {
+	/* A table that can no longer be read is not the NPUs' now: the
+	 * model drops it, and claims no tenant from it. */
+	if (s != NS_OK && r->said == NS_OK)
+		model_set_npu(r->m, NULL, monotonic_ms());
 	if (s == r->said)
 		return;
 	/* No npu-smi where nobody asked for one: a machine without NPUs

@@ -1,7 +1,8 @@
 /* Running "npu-smi info" off the drawing path: a child in its own
  * process group, its output read through pipes the caller's poll loop
  * watches, at most every interval, killed (with its group) at the
- * timeout; each table it prints that parses goes to model_set_npu.
+ * timeout; each table it prints that parses goes to model_set_npu
+ * (and NULL when a run after a good one goes wrong: no stale tenants).
  * What goes wrong is said to the log once per kind of trouble (missing,
  * failing, too slow, unparsable), and again when it works again.
  *
