@@ -25,6 +25,9 @@ extern char **environ;
 #define NPUSMI_WORDS 16		/* words of --npu-smi kept */
 #define NPUSMI_ERR_MAX 4096	/* stderr bytes kept (its first line said) */
 #define NPUSMI_REAP_MS 20	/* how often a child that is done is reaped */
+/* A killed child not gone after this long (stuck in the driver) is let
+ * go (a zombie until plogtop ends), so that the next run can start. */
+#define NPUSMI_ABANDON_MS 10000
 
 /* The kinds of outcome, each said once when it comes after another. */
 enum npu_state { NS_UNKNOWN, NS_OK, NS_MISSING, NS_FAILED, NS_SLOW,
@@ -331,6 +334,9 @@ void npusmi_run_step(struct npusmi_run *r, unsigned long long now)
 		if ((r->killed || (r->out < 0 && r->err < 0)) &&
 		    waitpid(r->pid, &status, WNOHANG) == r->pid)
 			finished(r, status, now);
+		else if (r->killed &&
+			 now >= r->started + r->timeout_ms + NPUSMI_ABANDON_MS)
+			finished(r, 0, now);	/* stuck in the kernel: let go */
 	}
 	if (!r->pid && now >= r->next)
 		start(r, now);
