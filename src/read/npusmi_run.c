@@ -24,6 +24,8 @@ extern char **environ;
 
 #define NPUSMI_WORDS 16		/* words of --npu-smi kept */
 #define NPUSMI_ERR_MAX 4096	/* stderr bytes kept (its first line said) */
+/* The Ascend driver's device: there are NPUs here. */
+#define NPUSMI_DRIVER_DEV "/dev/davinci_manager"
 #define NPUSMI_REAP_MS 20	/* how often a child that is done is reaped */
 /* A killed child not gone after this long (stuck in the driver) is let
  * go (a zombie until plogtop ends), so that the next run can start. */
@@ -46,7 +48,7 @@ struct npusmi_run {
 	enum npu_state said;
 	unsigned long runs;		/* runs ended */
 	struct npu_table *table;
-	int quiet_missing;	/* the default command: see npusmi_run_new */
+	int quiet_missing;	/* missing is not said: see npusmi_run_new */
 };
 
 /* A test's milliseconds from the environment, or def. */
@@ -69,7 +71,9 @@ struct npusmi_run *npusmi_run_new(const char *cmd, struct model *m,
 	if (cmd && strcmp(cmd, "none") == 0)
 		return NULL;
 	r = xcalloc(1, sizeof *r);
-	r->quiet_missing = !cmd;
+	/* The default command missing on a machine without the NPU driver's
+	 * device (logs read elsewhere) is nothing to say. */
+	r->quiet_missing = !cmd && access(NPUSMI_DRIVER_DEV, F_OK) != 0;
 	if (!cmd)
 		cmd = "npu-smi";
 	size_t n = 0;
@@ -112,10 +116,7 @@ static void outcome(struct npusmi_run *r, enum npu_state s,
 		model_set_npu(r->m, NULL, monotonic_ms());
 	if (s == r->said)
 		return;
-	/* No npu-smi where nobody asked for one: a machine without NPUs
-	 * (logs read elsewhere) is told only in the dashboard's messages. */
-	if (s == NS_MISSING && r->quiet_missing &&
-	    !(r->log && r->log->attached)) {
+	if (s == NS_MISSING && r->quiet_missing) {
 		r->said = s;
 		return;
 	}

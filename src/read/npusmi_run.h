@@ -26,8 +26,8 @@ struct npusmi_run;
 
 /* cmd: --npu-smi's value (NULL: "npu-smi"); NULL for "none".  log may be
  * NULL (said on stderr at once).  The default command that is not there
- * is said only to a dashboard's log (a machine without NPUs); one that
- * was named is said wherever. */
+ * is said only where the NPU driver's /dev/davinci_manager is (else this
+ * is no NPU host: logs read elsewhere); one that was named, always. */
 struct npusmi_run *npusmi_run_new(const char *cmd, struct model *m,
 				  struct msglog *log);
 void npusmi_run_free(struct npusmi_run *r);	/* kills a child, reaps it */
