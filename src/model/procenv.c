@@ -11,7 +11,9 @@
  * plog-facts.md section 9): ASCEND_RT_VISIBLE_DEVICES ("0,1,3": the CANN
  * runtime's logical id i is the i-th of the list; no ranges documented)
  * and ASCEND_VISIBLE_DEVICES (the container's NPUs, as the Ascend Docker
- * Runtime takes them: "0,1,3" or ranges "0-3").  With both, logical i is
+ * Runtime takes them: "0,1,3", ranges "0-3", names "Ascend910-1"; its
+ * device numbers stay the host's inside the container).  A device
+ * twice in a list makes it no list.  With both, logical i is
  * ASCEND_VISIBLE_DEVICES' entry number ASCEND_RT_VISIBLE_DEVICES[i].  A
  * value that is not a list of device numbers gives no map. */
 #include "config.h"
@@ -68,7 +70,17 @@ static size_t device_list(const char *s, size_t n, int ranges, long *v)
 		size_t j = i;
 		while (j < n && s[j] != ',')
 			j++;
-		const char *dash = ranges ? memchr(s + i, '-', j - i) : NULL;
+		/* The Ascend Docker Runtime also takes a device's name,
+		 * "Ascend910-1": its number is after the dash. */
+		int range = ranges;
+		if (ranges && j - i > 6 && memcmp(s + i, "Ascend", 6) == 0) {
+			const char *d = memchr(s + i, '-', j - i);
+			if (!d)
+				return 0;
+			i = (size_t)(d + 1 - s);
+			range = 0;	/* a name: no range in it */
+		}
+		const char *dash = range ? memchr(s + i, '-', j - i) : NULL;
 		long lo, hi;
 		if (dash) {
 			lo = number(s + i, (size_t)(dash - (s + i)),
@@ -83,6 +95,9 @@ static size_t device_list(const char *s, size_t n, int ranges, long *v)
 		for (long d = lo; d <= hi; d++) {
 			if (k >= PROCENV_DEVICES)
 				return 0;	/* more than we keep: no map */
+			for (size_t m = 0; m < k; m++)
+				if (v[m] == d)
+					return 0;	/* twice: no map */
 			v[k++] = d;
 		}
 		if (j == n)

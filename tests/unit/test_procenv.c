@@ -113,6 +113,14 @@ static void test_maps(void **state)
 	assert_int_equal(e.map[1], 3);
 	assert_int_equal(e.ns_pid, 18);
 	assert_int_equal(e.host_pid, 103);
+	/* Device names, as the Ascend Docker Runtime takes them too. */
+	PUT_ENV(103, "ASCEND_VISIBLE_DEVICES=Ascend910-5,0-1,Ascend910-7\0");
+	assert_int_equal(procenv_read(root, 103, &e), 0);
+	assert_int_equal(e.nmap, 4);
+	assert_int_equal(e.map[0], 5);
+	assert_int_equal(e.map[1], 0);
+	assert_int_equal(e.map[2], 1);
+	assert_int_equal(e.map[3], 7);
 }
 
 static void test_garbage(void **state)
@@ -130,7 +138,9 @@ static void test_garbage(void **state)
 	assert_int_equal(e.nmap, 0);	/* no ranges in RT's list */
 	assert_string_equal(e.task_id, "");
 	static const char *const bad[] = { "", ",", "0,", ",1", "a", "1,,2",
-					   "3-1", "0 1", "99999" };
+					   "3-1", "0 1", "99999", "1,1", "0-2,2",
+					   "Ascend910", "Ascend910-1-2",
+					   "Ascend910-x" };
 	for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
 		char env[64];
 		int n = snprintf(env, sizeof env, "ASCEND_VISIBLE_DEVICES=%s",
