@@ -329,12 +329,14 @@ void npusmi_run_step(struct npusmi_run *r, unsigned long long now)
 	if (r->pid) {
 		drain(&r->out, &r->outbuf, NPUSMI_OUTPUT_MAX);
 		drain(&r->err, &r->errbuf, NPUSMI_ERR_MAX);
-		if (!r->killed && now >= r->started + r->timeout_ms)
-			kill_child(r);
 		int status;
+		/* Reaped before the timeout is looked at: a run that ended
+		 * while nobody read is not a slow one. */
 		if ((r->killed || (r->out < 0 && r->err < 0)) &&
 		    waitpid(r->pid, &status, WNOHANG) == r->pid)
 			finished(r, status, now);
+		else if (!r->killed && now >= r->started + r->timeout_ms)
+			kill_child(r);
 		else if (r->killed &&
 			 now >= r->started + r->timeout_ms + NPUSMI_ABANDON_MS)
 			finished(r, 0, now);	/* stuck in the kernel: let go */
@@ -376,6 +378,10 @@ void npusmi_run_wait(struct npusmi_run *r)
 	unsigned long long now = monotonic_ms();
 	if (!r->pid && !r->runs)
 		start(r, now);
+	/* Started before the logs were read, it may have waited all that
+	 * time on a full pipe: its timeout counts from now. */
+	if (r->pid && !r->killed)
+		r->started = now;
 	/* A killed child stuck in the kernel is given a second to go. */
 	unsigned long long give_up = now + r->timeout_ms + 1000;
 	while (r->pid && now < give_up) {
