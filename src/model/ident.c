@@ -1,12 +1,13 @@
-/* Identities and ledgers (ident.h).  A placeholder the model's part of
- * issue 16 fills in: it keeps nothing yet. */
+/* Identities (ident.h): the table by host, pid and name, its bound, and
+ * the names of what a ledger keeps. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
-#include "model.h"
+#include "ident_int.h"
+#include "procenv.h"
+#include "xalloc.h"
 
 enum resource ledger_resource(enum ledger_res r)
 {
@@ -35,70 +36,249 @@ const char *phys_from_name(enum phys_from f)
 	return f == PHYS_ENVIRON ? "environ" : f == PHYS_NPU_SMI ? "npu-smi" : "";
 }
 
-unsigned long long ledger_held(const struct ledger *l)
-{
-	return l->created > l->destroyed ? l->created - l->destroyed : 0;
-}
-
 void idents_init(struct idents *ids)
 {
 	memset(ids, 0, sizeof *ids);
+	ids->read_env = procenv_read;
+	ids->proc_root = "/proc";
+}
+
+static void ident_free(struct ident *id)
+{
+	free(id->name);
+	free(id->job);
+	free(id->dev);
+	free(id);
 }
 
 void idents_free(struct idents *ids)
 {
+	for (size_t i = 0; i < ids->n; i++)
+		ident_free(ids->v[i]);
 	free(ids->v);
+	htab_free(&ids->index);
+	free(ids->npu);
 	memset(ids, 0, sizeof *ids);
 }
 
-void model_fact(struct model *m, const struct fact *f)
+/* ---- the index ---- */
+
+/* Hashed by host and pid only: every name of one pid is in one bucket,
+ * so that a pid-only block finds them all (ident_by_pid). */
+static size_t key_hash(const struct model_host *host, long pid)
 {
-	(void)m;
-	(void)f;
+	return (size_t)pid * 0x9e3779b97f4a7c15ULL +
+	       (host ? host->index + 1 : 0) * 0x85ebca6bU;
 }
 
-void model_ident_incident(struct model *m, struct incident *inc)
+struct ikey {
+	const struct model_host *host;
+	long pid;
+	const char *name;
+};
+
+static int ident_eq(const struct hnode *n, const void *key)
 {
-	(void)m;
-	(void)inc;
+	const struct ident *id = (const struct ident *)n;
+	const struct ikey *k = key;
+
+	return id->host == k->host && id->pid == k->pid &&
+	       strcmp(id->name, k->name) == 0;
 }
+
+struct ident *ident_find(const struct model *m,
+			 const struct model_host *host, long pid,
+			 const char *name)
+{
+	struct ikey k = { host, pid, name ? name : "" };
+
+	return (struct ident *)htab_find(&m->idents.index,
+					 key_hash(host, pid), ident_eq, &k);
+}
+
+static logtime_t distance(logtime_t a, logtime_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+struct ident *ident_by_pid(const struct model *m,
+			   const struct model_host *host, long pid,
+			   logtime_t t)
+{
+	const struct htab *tab = &m->idents.index;
+	struct ident *best = NULL;
+	size_t h = key_hash(host, pid);
+
+	if (!tab->nb)
+		return NULL;
+	for (struct hnode *n = tab->b[h & (tab->nb - 1)]; n; n = n->next) {
+		struct ident *id = (struct ident *)n;
+		if (n->hash != h || id->host != host || id->pid != pid ||
+		    !id->name[0])
+			continue;
+		/* Nearest in time; without times, the latest seen. */
+		if (!best || (t != LOGTIME_UNKNOWN &&
+			      id->last != LOGTIME_UNKNOWN &&
+			      (best->last == LOGTIME_UNKNOWN ||
+			       distance(id->last, t) < distance(best->last, t))) ||
+		    (t == LOGTIME_UNKNOWN && id->seq > best->seq))
+			best = id;
+	}
+	return best;
+}
+
+/* ---- the bound ---- */
+
+static void drop_at(struct idents *ids, size_t i)
+{
+	struct ident *id = ids->v[i];
+
+	htab_remove(&ids->index, &id->node);
+	memmove(ids->v + i, ids->v + i + 1,
+		(ids->n - i - 1) * sizeof *ids->v);
+	ids->n--;
+	ids->dropped++;
+	ident_free(id);
+}
+
+/* At IDENT_MAX, the oldest whose process is gone (no row, not known to
+ * run) and that has no finding goes; failing that, the oldest without a
+ * row.  When every one has a row (--once keeps every process), none
+ * goes: the table is as big as the model's. */
+static void make_room(struct idents *ids)
+{
+	if (ids->n < IDENT_MAX)
+		return;
+	for (size_t i = 0; i < ids->n; i++) {
+		const struct ident *id = ids->v[i];
+		if (!id->proc && !id->alive && !ident_has_finding(id)) {
+			drop_at(ids, i);
+			return;
+		}
+	}
+	for (size_t i = 0; i < ids->n; i++) {
+		if (!ids->v[i]->proc) {
+			drop_at(ids, i);
+			return;
+		}
+	}
+}
+
+static void init_ident(struct ident *id)
+{
+	id->device = id->phys = id->host_pid = id->smi_npu = IDENT_UNKNOWN;
+	id->rank = id->local_rank = id->world_size = IDENT_UNKNOWN;
+	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
+	id->first = id->last = LOGTIME_UNKNOWN;
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		id->ledger[r].warm_span = -1;
+}
+
+struct ident *ident_get(struct model *m, struct model_host *host, long pid,
+			const char *name, logtime_t t)
+{
+	struct idents *ids = &m->idents;
+	struct ident *id = ident_find(m, host, pid, name);
+
+	if (!id) {
+		make_room(ids);
+		id = xcalloc(1, sizeof *id);
+		init_ident(id);
+		id->host = host;
+		id->pid = pid;
+		id->name = xstrdup(name ? name : "");
+		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
+		id->node.hash = key_hash(host, pid);
+		htab_insert(&ids->index, &id->node);
+		if (ids->n == ids->cap) {
+			ids->cap = ids->cap ? 2 * ids->cap : 64;
+			ids->v = xrealloc(ids->v, ids->cap * sizeof *ids->v);
+		}
+		ids->v[ids->n++] = id;
+	}
+	ident_saw(id, t);
+	return id;
+}
+
+void ident_saw(struct ident *id, logtime_t t)
+{
+	if (t == LOGTIME_UNKNOWN)
+		return;
+	if (id->first == LOGTIME_UNKNOWN || t < id->first)
+		id->first = t;
+	if (id->last == LOGTIME_UNKNOWN || t > id->last)
+		id->last = t;
+}
+
+/* ---- jobs ---- */
+
+void ident_set_job(struct ident *id, const char *job)
+{
+	free(id->job);
+	id->job = xstrdup(job);
+}
+
+/* file lies under dir (a path prefix ending at a '/'). */
+static int under(const char *file, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len == 1 && dir[0] == '/')
+		return file[0] == '/';
+	return strncmp(file, dir, len) == 0 &&
+	       (file[len] == '/' || file[len] == '\0');
+}
+
+/* A host's roots are HOST:PATH in the model's list. */
+static const char *root_path(const char *root, const struct model_host *h)
+{
+	if (!h)
+		return root;
+	size_t n = strlen(h->name);
+	if (strncmp(root, h->name, n) != 0 || root[n] != ':')
+		return NULL;
+	return root + n + 1;
+}
+
+void ident_find_job(struct model *m, struct ident *id, const char *file)
+{
+	if (id->job)
+		return;
+	if (!id->host && m->idents.job) {
+		ident_set_job(id, m->idents.job);
+		return;
+	}
+	if (!file)
+		return;
+	for (size_t i = 0; i < m->nroots; i++) {
+		const char *dir = root_path(m->roots[i], id->host);
+		if (dir && *dir && under(file, dir)) {
+			ident_set_job(id, m->roots[i]);
+			return;
+		}
+	}
+}
+
+void model_set_job(struct model *m, const char *job)
+{
+	m->idents.job = job;
+	for (size_t i = 0; job && i < m->idents.n; i++)
+		if (!m->idents.v[i]->host)
+			ident_set_job(m->idents.v[i], job);
+}
+
+/* ---- what the rest of plogtop reads ---- */
 
 const struct ident *model_ident(const struct model *m,
 				const struct process *p)
 {
-	(void)m;
-	(void)p;
-	return NULL;
+	return ident_find(m, p->host, p->pid, p->name);
 }
 
 size_t model_idents(const struct model *m, const struct ident *const **out)
 {
 	*out = (const struct ident *const *)m->idents.v;
 	return m->idents.n;
-}
-
-size_t model_devices(const struct model *m, struct device_row **out)
-{
-	(void)m;
-	*out = NULL;
-	return 0;
-}
-
-void model_devices_free(struct device_row *v, size_t n)
-{
-	(void)n;
-	free(v);
-}
-
-void model_set_job(struct model *m, const char *job)
-{
-	m->idents.job = job;
-}
-
-void model_set_npu(struct model *m, const struct npu_table *t,
-		   unsigned long long now_ms)
-{
-	(void)m;
-	(void)t;
-	(void)now_ms;
 }

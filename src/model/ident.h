@@ -37,6 +37,8 @@ struct model_host;
 struct process;
 struct incident;
 struct npu_table;
+struct npu_proc;
+struct procenv;
 
 #define IDENT_MAX 20000		/* identities kept */
 #define IDENT_DEVICES 8		/* devices remembered per process */
@@ -68,6 +70,12 @@ struct ledger {
 	enum leak_kind leak;
 	unsigned long long trend[IDENT_TREND];	/* held, oldest first */
 	long long span;				/* log time / IDENT_SPAN_MS */
+	/* Added by the model's part: */
+	unsigned nspans;	/* trend entries that hold a span (<= TREND) */
+	long long warm_span;	/* span in which created reached WARMUP; -1 */
+	/* Destroys that came with nothing held (their creates were never
+	 * read): counted in destroyed, not taken off held. */
+	unsigned long long unmatched;
 };
 unsigned long long ledger_held(const struct ledger *l);
 
@@ -76,6 +84,14 @@ enum phys_from { PHYS_NONE, PHYS_ENVIRON, PHYS_NPU_SMI };
 const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 
 #define IDENT_UNKNOWN (-1L)
+#define IDENT_MAP 16		/* visible-device map entries kept */
+
+/* Incidents of one process on one of its devices (ident.devices[i]). */
+struct ident_dev {
+	size_t n;
+	size_t by_resource[RES_COUNT];
+	logtime_t last;			/* its latest incident's last line */
+};
 
 struct ident {
 	struct hnode node;		/* by host, pid and name */
@@ -97,6 +113,15 @@ struct ident {
 	struct ledger ledger[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
 	int alive;		/* runs now (last asked); local only */
+	/* Added by the model's part: */
+	int alive_known;	/* alive was asked at least once */
+	struct ident_dev *dev;	/* parallel to devices[], or NULL */
+	int dev_seen;		/* a device fact came (completeness) */
+	int env_read;		/* procenv was read (once) */
+	int host_ns;		/* NSpid: pid is the host's own */
+	short map[IDENT_MAP];	/* visible devices: logical i -> map[i] */
+	unsigned char nmap;
+	long smi_npu;		/* npu-smi's NPU of host_pid; UNKNOWN */
 };
 
 /* The model's identities (struct model has one). */
@@ -108,6 +133,10 @@ struct idents {
 	struct npu_table *npu;	/* npu-smi's last table (local), or NULL */
 	unsigned long long npu_ms;	/* when it was read */
 	const char *job;	/* --job, or NULL */
+	/* Added by the model's part: how a live process's environment is
+	 * read (procenv_read; tests give their own) and under which root. */
+	int (*read_env)(const char *root, long pid, struct procenv *out);
+	const char *proc_root;		/* "/proc" */
 };
 
 void idents_init(struct idents *ids);
@@ -144,6 +173,14 @@ struct device_row {
 	size_t jobs;			/* distinct jobs among procs */
 	int orphan;	/* a process gone while its device still fails */
 	int no_map;	/* shared on the same logical id, no device map */
+	/* Added by the model's part: */
+	int by_phys;	/* grouped by physical NPU (phys is its id) */
+	logtime_t last;	/* its latest incident's last line */
+	/* npu-smi's rows for its NPU (phys known, local): its live tenants,
+	 * logged or not; and the chip's name ("" when not known). */
+	const struct npu_proc *tenants;
+	size_t ntenants;
+	const char *chip;
 };
 /* Devices by host then id; the caller frees with model_devices_free. */
 size_t model_devices(const struct model *m, struct device_row **out);

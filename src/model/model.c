@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ident_int.h"
 #include "model_int.h"
 #include "monoclock.h"
 #include "xalloc.h"
@@ -213,7 +214,11 @@ static void count_incident(struct model *m, struct incident *inc)
 		last_at = inc->at;
 	struct model_host *host = inc->host
 		? model_host_count(m, inc, last_at) : NULL;
+	/* Who it was, before its process is found: a pid-only block takes
+	 * its process's name here. */
+	model_ident_incident(m, inc);
 	struct process *p = find_process(m, host, inc->pid, inc->name);
+	ident_link_proc(m, p);
 	inc->proc = p;
 	count_in_process(m, p, inc, last_at);
 	if (m->live)

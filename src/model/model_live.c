@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ident_int.h"
 #include "model_int.h"
 #include "xalloc.h"
 
@@ -241,6 +242,9 @@ int model_alive(struct model *m, struct process *p)
 	p->alive = liveness_has(&m->live_pids, p->pid) &&
 		   liveness_same_program(p->pid, p->name);
 	p->alive_ms = now ? now : 1;
+	/* Its identity learns it, and reads the environment of a live one
+	 * (only now, after the check that it runs the same program). */
+	ident_alive(m, p, p->alive);
 	return p->alive;
 }
 
@@ -260,6 +264,8 @@ static void forget_recent(struct model *m, struct process *p)
 
 void model_free_process(struct model *m, struct process *p)
 {
+	/* Its identity (and its leak finding) stays, without a row. */
+	ident_forget_proc(m, p);
 	forget_recent(m, p);
 	if (p->host)
 		p->host->nprocs--;
