@@ -147,7 +147,9 @@ static void drop_at(struct idents *ids, size_t i)
  * goes: the table is as big as the model's. */
 static void make_room(struct idents *ids)
 {
-	if (ids->n < IDENT_MAX)
+	/* After a search that found none, the next waits for 1,024 more:
+	 * --once with a million processes does not search at each. */
+	if (ids->n < IDENT_MAX || (ids->full_n && ids->n < ids->full_n + 1024))
 		return;
 	for (size_t i = 0; i < ids->n; i++) {
 		const struct ident *id = ids->v[i];
@@ -162,6 +164,7 @@ static void make_room(struct idents *ids)
 			return;
 		}
 	}
+	ids->full_n = ids->n;
 }
 
 static void init_ident(struct ident *id)

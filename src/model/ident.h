@@ -137,6 +137,7 @@ struct idents {
 	 * read (procenv_read; tests give their own) and under which root. */
 	int (*read_env)(const char *root, long pid, struct procenv *out);
 	const char *proc_root;		/* "/proc" */
+	size_t full_n;	/* at IDENT_MAX, none could go at this many */
 };
 
 void idents_init(struct idents *ids);

@@ -219,7 +219,8 @@ static void count_on_device(struct ident *id, const struct incident *inc)
 {
 	if (inc->device_from == FROM_NONE || inc->device < 0)
 		return;
-	struct ident_dev *d = &id->dev[dev_slot(id, inc->device)];
+	size_t i = dev_slot(id, inc->device);	/* may allocate id->dev */
+	struct ident_dev *d = &id->dev[i];
 	d->n++;
 	if (inc->resource < RES_COUNT)
 		d->by_resource[inc->resource]++;
