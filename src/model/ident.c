@@ -38,15 +38,20 @@ const char *phys_from_name(enum phys_from f)
 
 void idents_init(struct idents *ids)
 {
+	const char *root = getenv("PLOGTOP_PROC_ROOT");
+
 	memset(ids, 0, sizeof *ids);
 	ids->read_env = procenv_read;
-	ids->proc_root = "/proc";
+	/* Tests give a tree of fake environments (liveness still asks the
+	 * real /proc whether the pid runs). */
+	ids->proc_root = root && *root ? root : "/proc";
 }
 
 static void ident_free(struct ident *id)
 {
 	free(id->name);
 	free(id->job);
+	free(id->job_file);
 	free(id->dev);
 	free(id);
 }
@@ -219,6 +224,8 @@ void ident_set_job(struct ident *id, const char *job)
 {
 	free(id->job);
 	id->job = xstrdup(job);
+	free(id->job_file);
+	id->job_file = NULL;
 }
 
 /* file lies under dir (a path prefix ending at a '/'). */
@@ -260,6 +267,22 @@ void ident_find_job(struct model *m, struct ident *id, const char *file)
 		if (dir && *dir && under(file, dir)) {
 			ident_set_job(id, m->roots[i]);
 			return;
+		}
+	}
+	/* A host's roots come with its report, after its incidents. */
+	if (id->host && !id->job_file)
+		id->job_file = xstrdup(file);
+}
+
+void model_idents_roots(struct model *m)
+{
+	for (size_t i = 0; i < m->idents.n; i++) {
+		struct ident *id = m->idents.v[i];
+		if (!id->job && id->job_file) {
+			char *file = id->job_file;
+			id->job_file = NULL;
+			ident_find_job(m, id, file);
+			free(file);
 		}
 	}
 }

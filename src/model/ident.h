@@ -9,20 +9,63 @@
  * without a finding goes first).
  *
  * Rules (plogtop(1), "IDENTITY AND LEDGER"):
+ *  - identity: (host, pid, name).  A block with a pid and no name
+ *    (captured output: "[rank3]: EE1023: [PID: 200104]") is of the one
+ *    identity of that pid on that host; when several programs had the
+ *    pid, of the one whose last line is nearest in time to the block's
+ *    (without a time, the one seen last); with none, its own ("").
  *  - device: a process keeps the device it set until it sets another;
- *    an incident whose own lines name none takes its process's.
- *  - physical NPU: only on evidence (the process's visible-device map
- *    from /proc/PID/environ while it runs, npu-smi's process table);
- *    co-tenancy is claimed on physical evidence, or "same logical id, no
- *    device map" when no process involved has a map.
- *  - ledger: creates that did not fail, destroys counted once (ACL's
- *    own lines only), held never below zero; "complete" is false when
- *    the process's earliest lines were not read (rotated away, read from
- *    a resume point).  The finalize statistics, when a process logged
- *    them, are the ledger ("from": statistics).
- *  - leak: statistics that end with applySucc > releaseSucc (streams,
- *    events), or a held count that rose in each of the last
- *    IDENT_LEAK_SPANS spans of IDENT_SPAN_MS after IDENT_WARMUP creates. */
+ *    an incident whose own lines name none (field device_id) takes its
+ *    process's (device_from "process"); unknown stays unknown.  The
+ *    incident's fields device_id, rank, dp, tp, ep teach the process.
+ *  - rank: the logs' (facts, the incident's field rank), else the
+ *    environment's RANK (also LOCAL_RANK, WORLD_SIZE) of a live one.
+ *  - job: --job for local processes; else MINDX_TASK_ID from the
+ *    environment of a live one; else the root (the top directory named
+ *    on the command line; a host's as HOST:PATH, known once its report
+ *    came) that the first file of it the model saw lies under.
+ *  - whose pid: plog's pid is the process's own namespace's.  Its
+ *    environment is read (once, after liveness_same_program) from
+ *    /proc/PID only when that entry's NSpid ends in PID; its host pid is
+ *    NSpid's first.  Without NSpid no log pid is matched to a host pid
+ *    (npu-smi's table is matched by host pid only).
+ *  - physical NPU: only on evidence (the process's visible-device map:
+ *    phys = map[device], "environ"; npu-smi's process table row of its
+ *    host pid: "npu-smi", which wins); co-tenancy is claimed on physical
+ *    evidence, or "same logical id, no device map" when no process
+ *    involved has a map (device_row.no_map).
+ *  - ledger (ident_ledger.c): streams and events count their "start to
+ *    execute" lines (ACL logs no success line for them) less the
+ *    failed-create incidents that follow (EE1023 whose api field is the
+ *    ACL or RUNTIME create); notifies count their success lines.  A
+ *    destroy with nothing held is counted (destroyed, unmatched) but
+ *    held stays at zero.  The finalize statistics, when a process logged
+ *    them, are the ledger ("from": statistics, complete): created =
+ *    applySucc, destroyed = releaseSucc; later calls do not change it.
+ *  - complete (calls): ACL creates nothing before a device is set, so
+ *    a ledger is complete when its first create or destroy came after a
+ *    device fact of the process (its aclrtSetDevice line) was read, and
+ *    stays so until a destroy comes with nothing held (a create that was
+ *    never read).  A ledger whose first lines were rotated away or read
+ *    from a resume point has no set-device line before its creates, and
+ *    says "complete": false.  (A process that sets its device again
+ *    later in a file that survived rotation looks complete: the rule
+ *    errs that way only then.)
+ *  - trend: held at the end of each IDENT_SPAN_MS span of log time, the
+ *    last IDENT_TREND spans (spans without a fact keep the held they
+ *    began with).
+ *  - leak: LEAK_ENDED: statistics that end with applySucc > releaseSucc
+ *    (streams, events).  LEAK_RISING (calls): held rose in each of the
+ *    last IDENT_LEAK_SPANS spans (the current one counts once it rose),
+ *    all after the span in which created reached IDENT_WARMUP; a
+ *    process that only created during its warm-up is no suspect.  A span
+ *    that ends without a rise ends the suspicion.  A leak is a finding:
+ *    the identity outlives its folded row, and the table's bound lets it
+ *    go last.
+ *  - bound: at IDENT_MAX the oldest identity without a row, not known
+ *    to run, and without a finding goes (then the oldest without a row);
+ *    idents.dropped counts them.  --once keeps a row per process, so
+ *    there the table may grow as the model does. */
 #ifndef PLOGTOP_IDENT_H
 #define PLOGTOP_IDENT_H
 
@@ -109,6 +152,8 @@ struct ident {
 	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	char *job_file;	/* while it has no job: its first file, for roots
+			 * that come later (a host's report) */
 	logtime_t first, last;		/* its facts' and incidents' times */
 	struct ledger ledger[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
@@ -160,7 +205,12 @@ const struct ident *model_ident(const struct model *m,
 /* Every identity, in the order first seen. */
 size_t model_idents(const struct model *m, const struct ident *const **out);
 
-/* A device of a host: its processes and incidents. */
+/* A device of a host: its processes and incidents.  Rows are by host
+ * and logged id, or by physical NPU on a host where every process's
+ * every device has one on evidence (by_phys).  orphan: a local process
+ * on it is gone (asked: model_ask_alive) while the device's latest
+ * incident is later than that process's last line, or while a live
+ * process of another job is on it (ident_devices.c). */
 struct device_row {
 	struct model_host *host;	/* NULL: local */
 	long device;			/* logged id */
@@ -189,6 +239,14 @@ void model_devices_free(struct device_row *v, size_t n);
 
 /* --job: the label for local processes (NULL: the top directory). */
 void model_set_job(struct model *m, const char *job);
+/* Roots were added (a host's report): identities without a job look
+ * again (model_merge_scan calls it). */
+void model_idents_roots(struct model *m);
+/* Asks whether each local process (with a row or not) still runs the
+ * program that logged, and reads the environment of those that do:
+ * a report calls it before model_devices, so that "gone" is known
+ * (model_alive does the same for one row). */
+void model_ask_alive(struct model *m);
 /* npu-smi's table for this host (local only); the model keeps a copy. */
 void model_set_npu(struct model *m, const struct npu_table *t,
 		   unsigned long long now_ms);

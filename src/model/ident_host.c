@@ -84,7 +84,13 @@ void ident_alive(struct model *m, const struct process *p, int alive)
 {
 	struct ident *id = ident_find(m, p->host, p->pid, p->name);
 
-	if (!id || p->host)
+	if (id)
+		ident_alive_id(m, id, alive);
+}
+
+void ident_alive_id(struct model *m, struct ident *id, int alive)
+{
+	if (id->host)
 		return;
 	id->alive = alive;
 	id->alive_known = 1;

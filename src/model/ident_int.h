@@ -55,6 +55,7 @@ int ident_has_finding(const struct ident *id);
 /* Called by model_alive with what it found: reads the environment of a
  * live one once. */
 void ident_alive(struct model *m, const struct process *p, int alive);
+void ident_alive_id(struct model *m, struct ident *id, int alive);
 /* The model folds p: its identity stays, without a row. */
 void ident_forget_proc(struct model *m, const struct process *p);
 /* npu-smi's NPU for id (from the kept table), when it can be matched. */

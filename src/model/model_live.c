@@ -248,6 +248,23 @@ int model_alive(struct model *m, struct process *p)
 	return p->alive;
 }
 
+void model_ask_alive(struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (!m->procs[i]->host)
+			model_alive(m, m->procs[i]);
+	/* Identities without a row: a process folded, or one that only
+	 * wrote facts. */
+	liveness_refresh(&m->live_pids, m->clock_ms());
+	for (size_t i = 0; i < m->idents.n; i++) {
+		struct ident *id = m->idents.v[i];
+		if (id->proc || id->host)
+			continue;
+		ident_alive_id(m, id, liveness_has(&m->live_pids, id->pid) &&
+				      liveness_same_program(id->pid, id->name));
+	}
+}
+
 static void forget_recent(struct model *m, struct process *p)
 {
 	while (p->recent.first)

@@ -532,6 +532,38 @@ static void test_container_pid_not_matched(void **state)
 	model_free(&m);
 }
 
+static void test_host_jobs_and_gone(void **state)
+{
+	struct model m;
+	struct scan_part part = { 0 };
+	const char *roots[] = { "/data/jobX" };
+	size_t files[] = { 1 };
+
+	(void)state;
+	model_init(&m);
+	struct incident *inc = make(50, "w", RES_EVENT, T0,
+				    "/data/jobX/plog/plog-50.log");
+	inc->host = "n1";
+	model_add(&m, inc, READ_BEFORE);
+	const struct ident *id = find(&m, 50, "w");
+	assert_null(id->job);
+	/* Its report's roots come last. */
+	part.roots = roots;
+	part.root_files = files;
+	part.nroots = 1;
+	model_merge_scan(&m, &part, "n1");
+	assert_string_equal(id->job, "n1:/data/jobX");
+	/* A local process that only wrote facts is gone once asked. */
+	device_fact(&m, DEAD_PID, "f", 2);
+	const struct ident *f = find(&m, DEAD_PID, "f");
+	assert_false(f->alive_known);
+	model_ask_alive(&m);
+	assert_true(f->alive_known);
+	assert_false(f->alive);
+	assert_false(id->alive_known);	/* remote: never asked */
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -547,6 +579,7 @@ int main(void)
 		cmocka_unit_test(test_devices_jobs_and_orphan),
 		cmocka_unit_test(test_npu_gives_the_phys),
 		cmocka_unit_test(test_container_pid_not_matched),
+		cmocka_unit_test(test_host_jobs_and_gone),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
