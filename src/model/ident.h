@@ -231,7 +231,12 @@ struct device_row {
 	 * logged or not; and the chip's name ("" when not known). */
 	const struct npu_proc *tenants;
 	size_t ntenants;
-	const char *chip;
+	const char *chip;	/* its NPU's, or the host's one chip model */
+	/* What the processes on it now hold (the prom gauge): those whose
+	 * current device it is, not known gone, ledger from calls (one that
+	 * wrote its finalize statistics has ended and holds nothing). */
+	unsigned long long held[LEDGER_COUNT];
+	int held_known[LEDGER_COUNT];
 };
 /* Devices by host then id; the caller frees with model_devices_free. */
 size_t model_devices(const struct model *m, struct device_row **out);

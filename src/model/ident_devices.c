@@ -88,6 +88,11 @@ static struct device_row *row_for(struct rows *rs, struct model_host *h,
 	return r;
 }
 
+static int gone(const struct ident *id)
+{
+	return !id->host && id->alive_known && !id->alive;
+}
+
 static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 {
 	const struct ident_dev *d = id->dev ? &id->dev[i] : NULL;
@@ -115,6 +120,15 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 		if (d && d->n)
 			r->failing++;
 	}
+	if (id->devices[i] == id->device && !gone(id)) {
+		for (int k = 0; k < LEDGER_COUNT; k++) {
+			const struct ledger *l = &id->ledger[k];
+			if (l->from != LEDGER_NONE)
+				r->held_known[k] = 1;
+			if (l->from == LEDGER_CALLS)
+				r->held[k] += ledger_held(l);
+		}
+	}
 	if (!d)
 		return;
 	r->incidents += d->n;
@@ -128,11 +142,6 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 static int other_job(const struct ident *a, const struct ident *b)
 {
 	return a->job && b->job && strcmp(a->job, b->job) != 0;
-}
-
-static int gone(const struct ident *id)
-{
-	return !id->host && id->alive_known && !id->alive;
 }
 
 static void findings(struct device_row *r)
@@ -168,13 +177,25 @@ static void tenants(const struct model *m, struct device_row *r)
 {
 	const struct npu_table *t = m->idents.npu;
 
-	if (!t || r->host || r->phys < 0)
+	if (!t || r->host)
 		return;
-	for (size_t i = 0; i < t->nchips; i++)
+	/* The limits go by chip model: a host of one model gives it to
+	 * every row, NPU known or not. */
+	for (size_t i = 0; i < t->nchips; i++) {
+		if (i == 0 || strcmp(t->chips[i].name, r->chip) == 0)
+			r->chip = t->chips[i].name;
+		else
+			r->chip = "";
+		if (!r->chip[0])
+			break;
+	}
+	for (size_t i = 0; r->phys >= 0 && i < t->nchips; i++)
 		if (t->chips[i].npu == r->phys) {
 			r->chip = t->chips[i].name;
 			break;
 		}
+	if (r->phys < 0)
+		return;
 	struct npu_proc *v = NULL;
 	size_t n = 0;
 	for (size_t i = 0; i < t->nprocs; i++) {

@@ -232,6 +232,9 @@ static void count_on_device(struct ident *id, const struct incident *inc)
 void model_ident_incident(struct model *m, struct incident *inc)
 {
 	struct model_host *host = host_of(m, inc->host);
+
+	if (!inc->name)
+		inc->name = xstrdup("");
 	const char *name = join_name(m, host, inc->pid, inc->name, inc->first);
 
 	if (name != inc->name && strcmp(name, inc->name) != 0) {

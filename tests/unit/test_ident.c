@@ -436,7 +436,11 @@ static void test_devices_jobs_and_orphan(void **state)
 			   "/logs/jobA/plog/plog-1.log"), READ_BEFORE);
 	/* b: alive (this test), of job B (MINDX_TASK_ID), on device 0,
 	 * failing later. */
+	for (int i = 0; i < 5; i++)
+		fact(&m, DEAD_PID, "a", FACT_CREATE, RES_STREAM, T0);
 	device_fact(&m, getpid(), self, 0);
+	fact(&m, getpid(), self, FACT_CREATE, RES_STREAM, T0 + 50 * SEC);
+	fact(&m, getpid(), self, FACT_CREATE, RES_STREAM, T0 + 50 * SEC);
 	model_add(&m, make(getpid(), self, RES_STREAM, T0 + 100 * SEC,
 			   "/elsewhere/plog-2.log"), READ_BEFORE);
 	for (size_t i = 0; i < m.nprocs; i++)
@@ -459,6 +463,10 @@ static void test_devices_jobs_and_orphan(void **state)
 	assert_true(rows[0].orphan);
 	assert_true(rows[0].no_map);
 	assert_int_equal(rows[0].phys, IDENT_UNKNOWN);
+	/* What the live one holds; the gone one holds nothing. */
+	assert_true(rows[0].held_known[LEDGER_STREAM]);
+	assert_int_equal(rows[0].held[LEDGER_STREAM], 2);
+	assert_false(rows[0].held_known[LEDGER_EVENT]);
 	model_devices_free(rows, n);
 	model_free(&m);
 }
