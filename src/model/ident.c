@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "ident_int.h"
+#include "model_int.h"
 #include "procenv.h"
 #include "xalloc.h"
 
@@ -69,11 +70,34 @@ void idents_free(struct idents *ids)
 /* ---- the index ---- */
 
 /* Hashed by host and pid only: every name of one pid is in one bucket,
- * so that a pid-only block finds them all (ident_by_pid). */
+ * so that a pid-only block finds them all (ident_name_by_pid). */
 static size_t key_hash(const struct model_host *host, long pid)
 {
-	return (size_t)pid * 0x9e3779b97f4a7c15ULL +
-	       (host ? host->index + 1 : 0) * 0x85ebca6bU;
+	return model_pid_hash(host, pid);
+}
+
+#define PID_PROC(n) ((struct process *)(void *)((char *)(n) - \
+		     offsetof(struct process, pid_node)))
+
+/* The bucket of (host, pid) in t, or NULL. */
+static struct hnode *bucket(const struct htab *t, size_t h)
+{
+	return t->nb ? t->b[h & (t->nb - 1)] : NULL;
+}
+
+struct process *ident_row(const struct model *m,
+			  const struct model_host *host, long pid,
+			  const char *name)
+{
+	size_t h = key_hash(host, pid);
+
+	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+		struct process *p = PID_PROC(n);
+		if (n->hash == h && p->host == host && p->pid == pid &&
+		    strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
 }
 
 struct ikey {
@@ -106,35 +130,58 @@ static logtime_t distance(logtime_t a, logtime_t b)
 	return a > b ? a - b : b - a;
 }
 
-struct ident *ident_by_pid(const struct model *m,
-			   const struct model_host *host, long pid,
-			   logtime_t t)
+/* Whether (name, last) is a better candidate than the best so far. */
+static int nearer(const char *name, logtime_t last, size_t order,
+		  const char *best, logtime_t best_last, size_t best_order,
+		  logtime_t t)
 {
-	const struct htab *tab = &m->idents.index;
-	struct ident *best = NULL;
-	size_t h = key_hash(host, pid);
+	if (!name[0])
+		return 0;
+	if (!best)
+		return 1;
+	if (t == LOGTIME_UNKNOWN || last == LOGTIME_UNKNOWN)
+		return t == LOGTIME_UNKNOWN && order > best_order;
+	return best_last == LOGTIME_UNKNOWN ||
+	       distance(last, t) < distance(best_last, t);
+}
 
-	if (!tab->nb)
-		return NULL;
-	for (struct hnode *n = tab->b[h & (tab->nb - 1)]; n; n = n->next) {
-		struct ident *id = (struct ident *)n;
-		if (n->hash != h || id->host != host || id->pid != pid ||
-		    !id->name[0])
-			continue;
-		/* Nearest in time; without times, the latest seen. */
-		if (!best || (t != LOGTIME_UNKNOWN &&
-			      id->last != LOGTIME_UNKNOWN &&
-			      (best->last == LOGTIME_UNKNOWN ||
-			       distance(id->last, t) < distance(best->last, t))) ||
-		    (t == LOGTIME_UNKNOWN && id->seq > best->seq))
-			best = id;
+const char *ident_name_by_pid(const struct model *m,
+			      const struct model_host *host, long pid,
+			      logtime_t t)
+{
+	const char *best = NULL;
+	logtime_t best_last = LOGTIME_UNKNOWN;
+	size_t best_order = 0, h = key_hash(host, pid);
+
+	/* The identities (rows folded away included), then the rows (a
+	 * process that taught nothing has no identity). */
+	for (struct hnode *n = bucket(&m->idents.index, h); n; n = n->next) {
+		const struct ident *id = (const struct ident *)n;
+		if (n->hash == h && id->host == host && id->pid == pid &&
+		    nearer(id->name, id->last, id->seq, best, best_last,
+			   best_order, t)) {
+			best = id->name;
+			best_last = id->last;
+			best_order = id->seq;
+		}
+	}
+	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+		const struct process *p = PID_PROC(n);
+		if (n->hash == h && p->host == host && p->pid == pid &&
+		    (!best || strcmp(best, p->name) != 0) &&
+		    nearer(p->name, p->last, p->id, best, best_last,
+			   best_order, t)) {
+			best = p->name;
+			best_last = p->last;
+			best_order = p->id;
+		}
 	}
 	return best;
 }
 
 /* ---- the bound ---- */
 
-static void drop_at(struct idents *ids, size_t i)
+static void remove_at(struct idents *ids, size_t i)
 {
 	struct ident *id = ids->v[i];
 
@@ -142,8 +189,41 @@ static void drop_at(struct idents *ids, size_t i)
 	memmove(ids->v + i, ids->v + i + 1,
 		(ids->n - i - 1) * sizeof *ids->v);
 	ids->n--;
-	ids->dropped++;
 	ident_free(id);
+}
+
+static void drop_at(struct idents *ids, size_t i)
+{
+	remove_at(ids, i);
+	ids->dropped++;
+}
+
+int ident_worth_keeping(const struct ident *id)
+{
+	if (id->ndevices || ident_has_finding(id))
+		return 1;
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		if (id->ledger[r].from != LEDGER_NONE)
+			return 1;
+	/* What the environment or the logs said of its rank and job. */
+	return id->rank >= 0;
+}
+
+/* v is in the order first seen, and seq grows with it. */
+void ident_drop(struct model *m, struct ident *id)
+{
+	struct idents *ids = &m->idents;
+	size_t lo = 0, hi = ids->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids->v[mid]->seq < id->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ids->n && ids->v[lo] == id)
+		remove_at(ids, lo);
 }
 
 /* At IDENT_MAX, the oldest whose process is gone (no row, not known to
@@ -198,6 +278,7 @@ struct ident *ident_get(struct model *m, struct model_host *host, long pid,
 		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
+		id->proc = ident_row(m, host, pid, id->name);
 		if (ids->n == ids->cap) {
 			ids->cap = ids->cap ? 2 * ids->cap : 64;
 			ids->v = xrealloc(ids->v, ids->cap * sizeof *ids->v);

@@ -3,15 +3,23 @@
  * destroyed, learnt from facts (src/classify/fact.h), from its
  * incidents' fields, from its environment while it runs (procenv.h) and
  * from npu-smi (src/classify/npusmi.h).  Kept per (host, pid, name), for
- * processes with or without incidents, and kept when the model folds the
- * process away (a leak finding outlives its row).  Bounded: counters,
+ * processes with or without incidents, made when there is something to
+ * learn (a fact; an incident whose lines name a device, a rank or dp/tp/
+ * ep, or whose host's report said them; a live local process, whose
+ * environment may say them): a process that only failed has none
+ * (model_ident gives NULL), so a flood of one-off pids costs no identity
+ * each.  Kept when the model folds the process away if it knows a
+ * device, a rank, a ledger or a leak (a leak finding outlives its row);
+ * one that knew nothing more goes with its row.  Bounded: counters,
  * never lines; at most IDENT_MAX identities (the oldest quiet one
  * without a finding goes first).
  *
  * Rules (plogtop(1), "IDENTITY AND LEDGER"):
  *  - identity: (host, pid, name).  A block with a pid and no name
  *    (captured output: "[rank3]: EE1023: [PID: 200104]") is of the one
- *    identity of that pid on that host; when several programs had the
+ *    identity or process of that pid on that host (in what the model
+ *    holds: a process folded away with nothing learnt is forgotten);
+ *    when several programs had the
  *    pid, of the one whose last line is nearest in time to the block's
  *    (without a time, the one seen last); with none, its own ("").
  *  - device: a process keeps the device it set until it sets another;

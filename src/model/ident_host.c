@@ -80,10 +80,15 @@ static void read_env(struct model *m, struct ident *id)
 		take_env(m, id, &pe);
 }
 
-void ident_alive(struct model *m, const struct process *p, int alive)
+void ident_alive(struct model *m, struct process *p, int alive)
 {
 	struct ident *id = ident_find(m, p->host, p->pid, p->name);
 
+	/* A live one may teach its environment: it gets an identity. */
+	if (!id && alive && !p->host) {
+		id = ident_get(m, NULL, p->pid, p->name, p->first);
+		ident_saw(id, p->last);
+	}
 	if (id)
 		ident_alive_id(m, id, alive);
 }
@@ -102,8 +107,13 @@ void ident_forget_proc(struct model *m, const struct process *p)
 {
 	struct ident *id = ident_find(m, p->host, p->pid, p->name);
 
-	if (id && id->proc == p)
-		id->proc = NULL;
+	if (!id || id->proc != p)
+		return;
+	id->proc = NULL;
+	/* One that knew nothing beyond its row (no device, no ledger, no
+	 * finding) goes with it: no view would show it. */
+	if (!ident_worth_keeping(id))
+		ident_drop(m, id);
 }
 
 /* ---- npu-smi ---- */

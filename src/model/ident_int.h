@@ -17,11 +17,20 @@ struct ident *ident_get(struct model *m, struct model_host *host, long pid,
 struct ident *ident_find(const struct model *m,
 			 const struct model_host *host, long pid,
 			 const char *name);
-/* The one named identity of pid on host; when several, the one whose
- * last time is nearest t; NULL when none. */
-struct ident *ident_by_pid(const struct model *m,
-			   const struct model_host *host, long pid,
-			   logtime_t t);
+/* The name of the one named identity or process row of pid on host;
+ * when several, of the one whose last time is nearest t (without a
+ * time, the one seen last); NULL when none. */
+const char *ident_name_by_pid(const struct model *m,
+			      const struct model_host *host, long pid,
+			      logtime_t t);
+/* The process row of (host, pid, name), or NULL. */
+struct process *ident_row(const struct model *m,
+			  const struct model_host *host, long pid,
+			  const char *name);
+/* Whether it knows more than its row did: a device, a ledger, a leak. */
+int ident_worth_keeping(const struct ident *id);
+/* Lets it go (not counted in idents.dropped: it knew nothing). */
+void ident_drop(struct model *m, struct ident *id);
 /* Its job from --job or the roots, while it has none; file: a path of
  * one of its lines. */
 void ident_find_job(struct model *m, struct ident *id, const char *file);
@@ -54,7 +63,7 @@ int ident_has_finding(const struct ident *id);
 /* ident_host.c: what the host says of live local processes. */
 /* Called by model_alive with what it found: reads the environment of a
  * live one once. */
-void ident_alive(struct model *m, const struct process *p, int alive);
+void ident_alive(struct model *m, struct process *p, int alive);
 void ident_alive_id(struct model *m, struct ident *id, int alive);
 /* The model folds p: its identity stays, without a row. */
 void ident_forget_proc(struct model *m, const struct process *p);

@@ -115,8 +115,8 @@ static const char *join_name(const struct model *m,
 		return name;
 	if (!pid)
 		return "";
-	const struct ident *j = ident_by_pid(m, host, pid, t);
-	return j ? j->name : "";
+	const char *j = ident_name_by_pid(m, host, pid, t);
+	return j ? j : "";
 }
 
 static struct model_host *host_of(struct model *m, const char *name)
@@ -176,6 +176,21 @@ static enum ledger_res create_api(const char *api)
 			    strlen(creates[i].prefix)) == 0)
 			return creates[i].r;
 	return LEDGER_COUNT;
+}
+
+/* Its lines name a device, a rank or parallel indices, or a host's
+ * report said them. */
+static int teaches(const struct incident *inc)
+{
+	static const char *const keys[] = { "device_id", "rank", "dp", "tp",
+					     "ep" };
+
+	if (inc->device_from != FROM_NONE || inc->rank_from != FROM_NONE)
+		return 1;
+	for (size_t i = 0; i < sizeof keys / sizeof keys[0]; i++)
+		if (parse_id(incident_field(inc, keys[i])) >= 0)
+			return 1;
+	return 0;
 }
 
 static void learn_fields(struct ident *id, const struct incident *inc)
@@ -242,7 +257,15 @@ void model_ident_incident(struct model *m, struct incident *inc)
 		free(inc->name);
 		inc->name = n;
 	}
-	struct ident *id = ident_get(m, host, inc->pid, inc->name, inc->first);
+	/* An identity is made when the incident teaches something (memory
+	 * grows with what is known: a flood of one-off pids that say
+	 * nothing but their failure costs no identity each). */
+	struct ident *id = ident_find(m, host, inc->pid, inc->name);
+	if (!id && !teaches(inc))
+		return;
+	if (!id)
+		id = ident_get(m, host, inc->pid, inc->name, inc->first);
+	ident_saw(id, inc->first);
 	ident_saw(id, inc->last);
 	ident_find_job(m, id, inc->file);
 	learn_fields(id, inc);

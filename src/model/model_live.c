@@ -300,6 +300,7 @@ void model_fold(struct model *m, struct process *p)
 	m->folded_incidents += p->total;
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
+	htab_remove(&m->pid_index, &p->pid_node);
 	dlist_remove(&m->lru, &p->lru);
 	struct process *last = m->procs[--m->nprocs];
 	m->procs[p->index] = last;

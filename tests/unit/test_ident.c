@@ -255,13 +255,21 @@ static void test_failed_creates_not_held(void **state)
 	assert_int_equal(l->failed, 1);
 	assert_int_equal(l->created, 2);
 	assert_int_equal(ledger_held(l), 2);
-	/* A failure with no call lines changes no created count. */
+	/* A failure of a process that taught nothing makes no identity
+	 * (a flood of one-off pids costs none each)... */
 	inc = make(31, "q", RES_NOTIFY, T0, NULL);
 	field(inc, "api", "aclrtCreateNotify");
 	model_add(&m, inc, READ_BEFORE);
-	const struct ledger *q = &find(&m, 31, "q")->ledger[LEDGER_NOTIFY];
+	assert_null(find(&m, 31, "q"));
+	/* ...and with no call lines it changes no created count. */
+	device_fact(&m, 32, "r", 0);
+	inc = make(32, "r", RES_NOTIFY, T0, NULL);
+	field(inc, "api", "aclrtCreateNotify");
+	model_add(&m, inc, READ_BEFORE);
+	const struct ledger *q = &find(&m, 32, "r")->ledger[LEDGER_NOTIFY];
 	assert_int_equal(q->failed, 1);
 	assert_int_equal(q->from, LEDGER_NONE);
+	assert_ptr_equal(find(&m, 32, "r")->proc, m.procs[m.nprocs - 1]);
 	model_free(&m);
 }
 
@@ -276,6 +284,8 @@ static void test_pid_only_joins(void **state)
 	model_add(&m, inc, READ_BEFORE);
 	assert_string_equal(inc->name, "python3");
 	assert_int_equal(m.nprocs, 1);
+	/* It taught nothing: the join found its row, not an identity. */
+	assert_null(find(&m, 100, "python3"));
 	assert_int_equal(m.procs[0]->total, 2);
 	/* Several programs had the pid: the nearest in time. */
 	model_add(&m, make(200, "a", RES_STREAM, T0, NULL), READ_BEFORE);
@@ -552,6 +562,7 @@ static void test_host_jobs_and_gone(void **state)
 	struct incident *inc = make(50, "w", RES_EVENT, T0,
 				    "/data/jobX/plog/plog-50.log");
 	inc->host = "n1";
+	field(inc, "rank", "3");
 	model_add(&m, inc, READ_BEFORE);
 	const struct ident *id = find(&m, 50, "w");
 	assert_null(id->job);
