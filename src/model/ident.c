@@ -384,6 +384,17 @@ const struct ident *model_ident(const struct model *m,
 	return ident_find(m, p->host, p->pid, p->name);
 }
 
+const struct ident *model_ident_find(const struct model *m,
+				     const char *host, long pid,
+				     const char *name)
+{
+	const struct model_host *h = host ? model_host_find(m, host) : NULL;
+
+	if (host && !h)
+		return NULL;
+	return ident_find(m, h, pid, name);
+}
+
 size_t model_idents(const struct model *m, const struct ident *const **out)
 {
 	*out = (const struct ident *const *)m->idents.v;

@@ -218,6 +218,11 @@ void model_ident_incident(struct model *m, struct incident *inc);
 /* The identity of a process (NULL when none is known). */
 const struct ident *model_ident(const struct model *m,
 				const struct process *p);
+/* The identity of (host as named, NULL local; pid; name), or NULL: for
+ * an incident a view kept after its row folded (inc->proc NULL). */
+const struct ident *model_ident_find(const struct model *m,
+				     const char *host, long pid,
+				     const char *name);
 /* Every identity, in the order first seen. */
 size_t model_idents(const struct model *m, const struct ident *const **out);
 

@@ -360,11 +360,23 @@ static void test_fold_keeps_the_leak(void **state)
 		  READ_AS_WRITTEN);
 	model_add(&m, make(DEAD_PID + 1, "other", RES_STREAM, T0, NULL),
 		  READ_AS_WRITTEN);
+	model_add(&m, make(DEAD_PID + 2, "last", RES_STREAM, T0, NULL),
+		  READ_AS_WRITTEN);
 	assert_non_null(find(&m, DEAD_PID, "gone")->proc);
 	fake_now += MODEL_FOLD_QUIET_MS + 5000;
 	model_maintain(&m);
 	/* The last one added is lent to its caller: it stays. */
 	assert_int_equal(m.nprocs, 1);
+	/* Blocks of the folded pids: one joins the identity that stayed,
+	 * the other (its row gone, nothing learnt) is a row of its own. */
+	struct incident *inc = make(DEAD_PID, "", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_string_equal(inc->name, "gone");
+	inc = make(DEAD_PID + 1, "", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_AS_WRITTEN);
+	assert_string_equal(inc->name, "");
+	fake_now += MODEL_FOLD_QUIET_MS + 5000;
+	model_maintain(&m);
 	const struct ident *id = find(&m, DEAD_PID, "gone");
 	assert_non_null(id);
 	assert_null(id->proc);
@@ -572,6 +584,9 @@ static void test_host_jobs_and_gone(void **state)
 	part.nroots = 1;
 	model_merge_scan(&m, &part, "n1");
 	assert_string_equal(id->job, "n1:/data/jobX");
+	assert_ptr_equal(model_ident_find(&m, "n1", 50, "w"), id);
+	assert_null(model_ident_find(&m, NULL, 50, "w"));
+	assert_null(model_ident_find(&m, "n2", 50, "w"));
 	/* A local process that only wrote facts is gone once asked. */
 	device_fact(&m, DEAD_PID, "f", 2);
 	const struct ident *f = find(&m, DEAD_PID, "f");
