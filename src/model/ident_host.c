@@ -39,6 +39,17 @@ static void take_map(struct ident *id, const struct procenv *pe)
 	ident_map_phys(id);
 }
 
+/* Its pid on the host (NSpid's first), and npu-smi's NPU of it. */
+static void take_pids(struct model *m, struct ident *id,
+		      const struct procenv *pe)
+{
+	if (pe->host_pid > 0) {
+		id->host_pid = pe->host_pid;
+		id->host_ns = pe->host_pid == pe->ns_pid;
+	}
+	ident_apply_npu(m, id);
+}
+
 /* What the environment says, where the logs said nothing. */
 static void take_env(struct model *m, struct ident *id,
 		     const struct procenv *pe)
@@ -50,11 +61,7 @@ static void take_env(struct model *m, struct ident *id,
 	if (pe->task_id[0])
 		ident_set_job(id, pe->task_id);
 	take_map(id, pe);
-	if (pe->host_pid > 0) {
-		id->host_pid = pe->host_pid;
-		id->host_ns = pe->host_pid == pe->ns_pid;
-	}
-	ident_apply_npu(m, id);
+	take_pids(m, id, pe);
 }
 
 /* The environment of a live local process, read once. */
@@ -64,9 +71,16 @@ static void read_env(struct model *m, struct ident *id)
 	struct procenv pe;
 
 	id->env_read = 1;
-	if (!ids->read_env ||
-	    ids->read_env(ids->proc_root, id->pid, &pe) != 0)
+	memset(&pe, 0, sizeof pe);
+	if (!ids->read_env)
 		return;
+	if (ids->read_env(ids->proc_root, id->pid, &pe) != 0) {
+		/* environ not ours to read (another user's process): status,
+		 * which anyone may read, still gives its host pid. */
+		if (pe.ns_pid == id->pid && pe.host_pid > 0)
+			take_pids(m, id, &pe);
+		return;
+	}
 	if (pe.ns_pid == id->pid) {
 		take_env(m, id, &pe);
 		return;

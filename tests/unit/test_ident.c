@@ -409,6 +409,7 @@ static void test_bounded(void **state)
 
 static struct procenv fake_env;
 static long fake_env_pid;
+static int fake_env_denied;	/* environ not readable, status is */
 
 static int fake_read_env(const char *root, long pid, struct procenv *out)
 {
@@ -416,6 +417,13 @@ static int fake_read_env(const char *root, long pid, struct procenv *out)
 	if (pid != fake_env_pid)
 		return -1;
 	*out = fake_env;
+	if (fake_env_denied) {
+		memset(out, 0, sizeof *out);
+		out->rank = out->local_rank = out->world_size = -1;
+		out->ns_pid = fake_env.ns_pid;
+		out->host_pid = fake_env.host_pid;
+		return -1;
+	}
 	return 0;
 }
 
@@ -435,6 +443,7 @@ static void env_model(struct model *m, const char *self)
 	model_init(m);
 	m->idents.read_env = fake_read_env;
 	memset(&fake_env, 0, sizeof fake_env);
+	fake_env_denied = 0;
 	fake_env.rank = fake_env.local_rank = fake_env.world_size = -1;
 	fake_env_pid = getpid();
 	fake_env.ns_pid = fake_env.host_pid = getpid();
@@ -598,6 +607,34 @@ static void test_host_jobs_and_gone(void **state)
 	model_free(&m);
 }
 
+static void test_status_without_environ(void **state)
+{
+	struct model m;
+	char self[64];
+
+	(void)state;
+	self_name(self, sizeof self);
+	env_model(&m, self);
+	fake_env_denied = 1;
+	fake_env.rank = 5;
+	device_fact(&m, getpid(), self, 0);
+	model_add(&m, make(getpid(), self, RES_STREAM, T0, NULL), READ_BEFORE);
+	static struct npu_table t;
+	memset(&t, 0, sizeof t);
+	t.procs[0] = (struct npu_proc){ 3, 0, getpid(), "python3", 100 };
+	t.nprocs = 1;
+	model_set_npu(&m, &t, 5000);
+	model_alive(&m, m.procs[0]);
+	const struct ident *id = find(&m, getpid(), self);
+	/* Nothing of its environment, but its host pid and so its NPU. */
+	assert_int_equal(id->rank, IDENT_UNKNOWN);
+	assert_false(id->has_map);
+	assert_int_equal(id->host_pid, getpid());
+	assert_int_equal(id->phys, 3);
+	assert_int_equal(id->phys_from, PHYS_NPU_SMI);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -614,6 +651,7 @@ int main(void)
 		cmocka_unit_test(test_npu_gives_the_phys),
 		cmocka_unit_test(test_container_pid_not_matched),
 		cmocka_unit_test(test_host_jobs_and_gone),
+		cmocka_unit_test(test_status_without_environ),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
