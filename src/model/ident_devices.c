@@ -40,23 +40,27 @@ static long phys_of(const struct ident *id, size_t i, enum phys_from *from)
 	return IDENT_UNKNOWN;
 }
 
-/* Every device of every identity of host has a physical NPU. */
-static int host_all_phys(const struct model *m, const struct model_host *h)
+/* For each host (index + 1; 0: local): whether every device of every
+ * identity of it has a physical NPU (and it has one at least). */
+static int *hosts_all_phys(const struct model *m)
 {
-	int any = 0;
+	int *ok = xcalloc(m->nhosts + 1, sizeof *ok);
+	unsigned char *bad = xcalloc(m->nhosts + 1, 1);
 
 	for (size_t k = 0; k < m->idents.n; k++) {
 		const struct ident *id = m->idents.v[k];
+		size_t h = id->host ? id->host->index + 1 : 0;
 		enum phys_from from;
-		if (id->host != h)
-			continue;
 		for (size_t i = 0; i < id->ndevices; i++) {
 			if (phys_of(id, i, &from) < 0)
-				return 0;
-			any = 1;
+				bad[h] = 1;
+			ok[h] = 1;
 		}
 	}
-	return any;
+	for (size_t h = 0; h <= m->nhosts; h++)
+		ok[h] = ok[h] && !bad[h];
+	free(bad);
+	return ok;
 }
 
 struct rows {
@@ -224,15 +228,11 @@ static int row_cmp(const void *a, const void *b)
 size_t model_devices(const struct model *m, struct device_row **out)
 {
 	struct rows rs = { NULL, 0, 0 };
-	int phys_local = host_all_phys(m, NULL);
-	int *phys_host = xcalloc(m->nhosts + 1, sizeof *phys_host);
+	int *phys_host = hosts_all_phys(m);
 
-	for (size_t h = 0; h < m->nhosts; h++)
-		phys_host[h] = host_all_phys(m, m->hosts[h]);
 	for (size_t k = 0; k < m->idents.n; k++) {
 		const struct ident *id = m->idents.v[k];
-		int by_phys = id->host ? phys_host[id->host->index]
-				       : phys_local;
+		int by_phys = phys_host[id->host ? id->host->index + 1 : 0];
 		for (size_t i = 0; i < id->ndevices; i++) {
 			enum phys_from from;
 			long key = by_phys ? phys_of(id, i, &from)

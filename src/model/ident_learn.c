@@ -129,6 +129,9 @@ static struct model_host *host_of(struct model *m, const char *name)
 
 void model_fact(struct model *m, const struct fact *f)
 {
+	/* No pid and no name: no process to learn it of. */
+	if (!f->pid && (!f->name || !f->name[0]))
+		return;
 	struct model_host *host = host_of(m, f->host);
 	const char *name = join_name(m, host, f->pid, f->name, f->time);
 	struct ident *id = ident_get(m, host, f->pid, name, f->time);

@@ -635,6 +635,46 @@ static void test_status_without_environ(void **state)
 	model_free(&m);
 }
 
+static void test_devices_by_host(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	/* The same pid and device on two hosts and here: three rows, the
+	 * local one first, then the hosts as named. */
+	const char *hosts[] = { "n2", "n1", NULL };
+	for (int h = 0; h < 3; h++) {
+		struct incident *inc = make(60, "w", RES_EVENT, T0, NULL);
+		inc->host = hosts[h];
+		field(inc, "device_id", "2");
+		model_add(&m, inc, READ_BEFORE);
+	}
+	static struct npu_table t;
+	memset(&t, 0, sizeof t);
+	t.chips[0] = (struct npu_chip){ 0, 0, "310P3" };
+	t.chips[1] = (struct npu_chip){ 1, 0, "310P3" };
+	t.nchips = 2;
+	model_set_npu(&m, &t, 1);
+	struct device_row *rows;
+	size_t n = model_devices(&m, &rows);
+	assert_int_equal(n, 3);
+	assert_null(rows[0].host);
+	assert_string_equal(rows[1].host->name, "n2");
+	assert_string_equal(rows[2].host->name, "n1");
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(rows[i].device, 2);
+		assert_int_equal(rows[i].nprocs, 1);
+		assert_int_equal(rows[i].by_resource[RES_EVENT], 1);
+		assert_false(rows[i].no_map);
+	}
+	/* One chip model here: its limits hold whatever the NPU. */
+	assert_string_equal(rows[0].chip, "310P3");
+	assert_string_equal(rows[1].chip, "");
+	model_devices_free(rows, n);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -652,6 +692,7 @@ int main(void)
 		cmocka_unit_test(test_container_pid_not_matched),
 		cmocka_unit_test(test_host_jobs_and_gone),
 		cmocka_unit_test(test_status_without_environ),
+		cmocka_unit_test(test_devices_by_host),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
