@@ -97,13 +97,12 @@ struct procenv;
 /* A leak suspect: held rose in each of IDENT_LEAK_SPANS minutes in a
  * row, after the minute in which its IDENT_WARMUP-th create came.  A
  * job's set-up (its streams and events made once, at start) is over by
- * then; five minutes of rise, not three, so that a slow set-up (lazy
- * creates during the first steps) is not called a leak, while a leak of
- * one stream a step, which reaches the 1,984 of an A2 in an hour or so,
- * is named long before it fails. */
+ * then; three minutes of rise name a leak of one stream a step (which
+ * reaches the 1,984 of an A2 in an hour or so) long before it fails.
+ * (plogtop(1) says these numbers: change them together.) */
 #define IDENT_WARMUP 16		/* creates before a rise may be a leak */
 #define IDENT_SPAN_MS (60ULL * 1000)	/* log time per trend span */
-#define IDENT_LEAK_SPANS 5	/* spans of rise that make a suspect */
+#define IDENT_LEAK_SPANS 3	/* spans of rise that make a suspect */
 #define IDENT_TREND 8		/* held at the end of the last spans */
 
 /* The resources a ledger keeps, in this order. */
