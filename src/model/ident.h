@@ -134,6 +134,10 @@ struct ledger {
 	/* Destroys that came with nothing held (their creates were never
 	 * read): counted in destroyed, not taken off held. */
 	unsigned long long unmatched;
+	/* attempts when the last failure was taken back: one attempt fails
+	 * once, however many blocks tell it (its plog chain, the captured
+	 * output's copy). */
+	unsigned long long failed_at;
 };
 unsigned long long ledger_held(const struct ledger *l);
 

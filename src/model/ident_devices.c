@@ -20,6 +20,7 @@
 #include <string.h>
 
 #include "ident_int.h"
+#include "liveness.h"
 #include "npusmi.h"
 #include "xalloc.h"
 
@@ -92,9 +93,16 @@ static struct device_row *row_for(struct rows *rs, struct model_host *h,
 	return r;
 }
 
+/* A local process known not to run: asked (model_alive,
+ * model_ask_alive), or, never asked (--once), its pid does not run the
+ * program that logged now. */
 static int gone(const struct ident *id)
 {
-	return !id->host && id->alive_known && !id->alive;
+	if (id->host)
+		return 0;
+	if (id->alive_known)
+		return !id->alive;
+	return !liveness_same_program(id->pid, id->name);
 }
 
 static void add_pair(struct device_row *r, const struct ident *id, size_t i)
@@ -151,7 +159,10 @@ static int other_job(const struct ident *a, const struct ident *b)
 static void findings(struct device_row *r)
 {
 	int map = 0;
+	unsigned char *out = xcalloc(r->nprocs, 1);
 
+	for (size_t i = 0; i < r->nprocs; i++)
+		out[i] = (unsigned char)gone(r->procs[i]);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct ident *p = r->procs[i];
 		map |= p->has_map;
@@ -161,16 +172,18 @@ static void findings(struct device_row *r)
 			j++;
 		if (p->job && j == i)
 			r->jobs++;	/* a job not seen before in the row */
-		if (!gone(p))
+		if (!out[i])
 			continue;
 		if (r->last != LOGTIME_UNKNOWN && p->last != LOGTIME_UNKNOWN &&
 		    r->last > p->last)
 			r->orphan = 1;
+		/* A live one (local, not gone) of another job shares it. */
 		for (j = 0; j < r->nprocs; j++)
-			if (!gone(r->procs[j]) && r->procs[j]->alive &&
+			if (!out[j] && !r->procs[j]->host &&
 			    other_job(p, r->procs[j]))
 				r->orphan = 1;
 	}
+	free(out);
 	r->no_map = !r->by_phys && r->nprocs >= 2 && !map;
 	if (r->phys == -2)
 		r->phys = IDENT_UNKNOWN;

@@ -5,7 +5,9 @@
  * Counting the calls (INFO lines):
  *  - streams and events: "start to execute aclrtCreateX" is a create
  *    (ACL writes no success line for them); a failed-create incident
- *    that follows (EE1023 whose API is the create) takes it back.  A
+ *    that follows (EE1023 whose API is the create) takes it back, once
+ *    per attempt (the captured output's copy of the same failure is not
+ *    a second one).  A
  *    success line, where one is seen with no start line at all, counts.
  *  - notifies: the start line is an attempt; "successfully execute
  *    aclrtCreateNotify" is the create.
@@ -159,9 +161,15 @@ void ledger_failed(struct ident *id, struct ledger *l, enum ledger_res r,
 	(void)id;
 	if (l->from == LEDGER_STATISTICS)
 		return;
-	l->failed++;
-	if (l->from != LEDGER_CALLS)
+	if (l->from != LEDGER_CALLS) {
+		l->failed++;
 		return;	/* no call lines: nothing was counted to take back */
+	}
+	/* No attempt since the last failure: the same one told again. */
+	if (l->attempts && l->attempts <= l->failed_at)
+		return;
+	l->failed_at = l->attempts;
+	l->failed++;
 	/* The attempt it failed was counted as a create. */
 	if (r != LEDGER_NOTIFY && l->created && l->attempts >= l->failed)
 		l->created--;

@@ -250,11 +250,23 @@ static void test_failed_creates_not_held(void **state)
 	inc = make(30, "p", RES_STREAM, T0 + 2, NULL);
 	field(inc, "api", "rtMemcpy2dAsync");
 	model_add(&m, inc, READ_BEFORE);
+	/* The captured output's copy of the same failure: one failure. */
+	inc = make(30, "", RES_STREAM, LOGTIME_UNKNOWN, "/job/stdout.log");
+	field(inc, "api", "aclrtCreateStream");
+	model_add(&m, inc, READ_BEFORE);
+	assert_string_equal(inc->name, "p");
 	const struct ledger *l = &find(&m, 30, "p")->ledger[LEDGER_STREAM];
 	assert_int_equal(l->attempts, 3);
 	assert_int_equal(l->failed, 1);
 	assert_int_equal(l->created, 2);
 	assert_int_equal(ledger_held(l), 2);
+	/* A new attempt that fails is a second one. */
+	fact(&m, 30, "p", FACT_CREATE, RES_STREAM, T0 + 3);
+	inc = make(30, "p", RES_STREAM, T0 + 4, NULL);
+	field(inc, "api", "rtStreamCreate");
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(l->failed, 2);
+	assert_int_equal(l->created, 2);
 	/* A failure of a process that taught nothing makes no identity
 	 * (a flood of one-off pids costs none each)... */
 	inc = make(31, "q", RES_NOTIFY, T0, NULL);
