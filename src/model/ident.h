@@ -22,6 +22,10 @@
  *    when several programs had the
  *    pid, of the one whose last line is nearest in time to the block's
  *    (without a time, the one seen last); with none, its own ("").
+ *    Read before its process (the captured output before the plog
+ *    files), it stays a row of its own, and what it taught (rank,
+ *    device) goes to the first named identity of that pid, when that
+ *    is the only named one.
  *  - device: a process keeps the device it set until it sets another;
  *    an incident whose own lines name none (field device_id) takes its
  *    process's (device_from "process"); unknown stays unknown.  The

@@ -105,6 +105,45 @@ static void learn_ledger(struct ident *id, const struct fact *f)
 	}
 }
 
+/* What a pid-only block taught before the process it was of came
+ * (captured output read before the plog files): the first named one of
+ * that pid takes it, where it knows nothing itself. */
+static void inherit(struct model *m, struct ident *id)
+{
+	const struct ident *anon = ident_find(m, id->host, id->pid, "");
+
+	if (!anon || anon == id)
+		return;
+	set_if_said(&id->rank, id->rank < 0 ? anon->rank : -1);
+	set_if_said(&id->dp, id->dp < 0 ? anon->dp : -1);
+	set_if_said(&id->tp, id->tp < 0 ? anon->tp : -1);
+	set_if_said(&id->ep, id->ep < 0 ? anon->ep : -1);
+	if (id->device < 0 && anon->device >= 0) {
+		for (size_t i = 0; i < anon->ndevices; i++)
+			dev_slot(id, anon->devices[i]);
+		ident_set_device(id, anon->device);
+	}
+}
+
+/* The identity of (host, pid, name), made when new: the first named one
+ * of a pid inherits what its pid-only blocks taught. */
+static struct ident *get(struct model *m, struct model_host *host,
+			 long pid, const char *name, logtime_t t)
+{
+	struct ident *id = ident_find(m, host, pid, name);
+
+	if (id) {
+		ident_saw(id, t);
+		return id;
+	}
+	const char *other = name[0] && pid
+			    ? ident_name_by_pid(m, host, pid, t) : "";
+	id = ident_get(m, host, pid, name, t);
+	if (!other || (other[0] && strcmp(other, name) == 0))
+		inherit(m, id);
+	return id;
+}
+
 /* A line that names a pid but no program (captured output) is of the
  * one identity of that pid (nearest in time when several). */
 static const char *join_name(const struct model *m,
@@ -134,7 +173,7 @@ void model_fact(struct model *m, const struct fact *f)
 		return;
 	struct model_host *host = host_of(m, f->host);
 	const char *name = join_name(m, host, f->pid, f->name, f->time);
-	struct ident *id = ident_get(m, host, f->pid, name, f->time);
+	struct ident *id = get(m, host, f->pid, name, f->time);
 
 	ident_find_job(m, id, f->file);
 	switch (f->kind) {
@@ -264,10 +303,11 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	 * grows with what is known: a flood of one-off pids that say
 	 * nothing but their failure costs no identity each). */
 	struct ident *id = ident_find(m, host, inc->pid, inc->name);
-	if (!id && !teaches(inc))
+	if (!id && !teaches(inc) &&
+	    (!inc->name[0] || !ident_find(m, host, inc->pid, "")))
 		return;
 	if (!id)
-		id = ident_get(m, host, inc->pid, inc->name, inc->first);
+		id = get(m, host, inc->pid, inc->name, inc->first);
 	ident_saw(id, inc->first);
 	ident_saw(id, inc->last);
 	ident_find_job(m, id, inc->file);

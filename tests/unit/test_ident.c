@@ -687,6 +687,33 @@ static void test_devices_by_host(void **state)
 	model_free(&m);
 }
 
+static void test_block_before_its_process(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	/* Captured output read first: "[rank3]: EE1023: [PID: 200104]". */
+	struct incident *inc = make(200104, "", RES_STREAM, LOGTIME_UNKNOWN,
+				    "/job/torchrun.log");
+	field(inc, "rank", "3");
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(find(&m, 200104, "")->rank, 3);
+	/* Then its plog chain, which names no rank: the process takes the
+	 * block's. */
+	inc = make(200104, "python3", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	const struct ident *id = find(&m, 200104, "python3");
+	assert_non_null(id);
+	assert_int_equal(id->rank, 3);
+	assert_int_equal(inc->rank_from, FROM_PROCESS);
+	assert_int_equal(inc->rank, 3);
+	/* A second program of that pid takes nothing. */
+	device_fact(&m, 200104, "other", 1);
+	assert_int_equal(find(&m, 200104, "other")->rank, IDENT_UNKNOWN);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -705,6 +732,7 @@ int main(void)
 		cmocka_unit_test(test_host_jobs_and_gone),
 		cmocka_unit_test(test_status_without_environ),
 		cmocka_unit_test(test_devices_by_host),
+		cmocka_unit_test(test_block_before_its_process),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);
