@@ -19,14 +19,16 @@ static size_t dev_slot(struct ident *id, long device)
 	for (size_t i = 0; i < id->ndevices; i++)
 		if (id->devices[i] == device)
 			return i;
-	if (!id->dev)
-		id->dev = xcalloc(IDENT_DEVICES, sizeof *id->dev);
 	if (id->ndevices == IDENT_DEVICES) {
 		memmove(id->devices, id->devices + 1,
 			(IDENT_DEVICES - 1) * sizeof *id->devices);
 		memmove(id->dev, id->dev + 1,
 			(IDENT_DEVICES - 1) * sizeof *id->dev);
 		id->ndevices--;
+	} else {
+		/* Grown one at a time: most processes use one device. */
+		id->dev = xrealloc(id->dev,
+				   (id->ndevices + 1) * sizeof *id->dev);
 	}
 	size_t i = id->ndevices++;
 	id->devices[i] = device;
