@@ -341,6 +341,14 @@ static void test_device_from(void **state)
 	assert_int_equal(inc->device_from, FROM_PROCESS);
 	assert_int_equal(inc->device, 5);
 	assert_int_equal(inc->rank_from, FROM_PROCESS);
+	/* At most IDENT_DEVICES kept, the latest. */
+	for (long d = 0; d < IDENT_DEVICES + 2; d++)
+		device_fact(&m, 42, "z", d);
+	const struct ident *z = find(&m, 42, "z");
+	assert_int_equal(z->ndevices, IDENT_DEVICES);
+	assert_int_equal(z->devices[0], 2);
+	assert_int_equal(z->devices[IDENT_DEVICES - 1], IDENT_DEVICES + 1);
+	assert_int_equal(z->device, IDENT_DEVICES + 1);
 	/* Never guessed. */
 	inc = make(41, "y", RES_STREAM, T0, NULL);
 	field(inc, "device_id", "-1");
