@@ -49,7 +49,9 @@
  *  - ledger (ident_ledger.c): streams and events count their "start to
  *    execute" lines (ACL logs no success line for them) less the
  *    failed-create incidents that follow (EE1023 whose api field is the
- *    ACL or RUNTIME create); notifies count their success lines.  A
+ *    ACL or RUNTIME create; once per attempt: the captured output's copy
+ *    of a failure is not a second one); notifies count their success
+ *    lines.  A
  *    destroy with nothing held is counted (destroyed, unmatched) but
  *    held stays at zero.  The finalize statistics, when a process logged
  *    them, are the ledger ("from": statistics, complete): created =
@@ -236,7 +238,9 @@ size_t model_idents(const struct model *m, const struct ident *const **out);
 /* A device of a host: its processes and incidents.  Rows are by host
  * and logged id, or by physical NPU on a host where every process's
  * every device has one on evidence (by_phys).  orphan: a local process
- * on it is gone (asked: model_ask_alive) while the device's latest
+ * on it is gone (asked, by model_alive or model_ask_alive; never asked,
+ * its pid does not run the program that logged now) while the device's
+ * latest
  * incident is later than that process's last line, or while a live
  * process of another job is on it (ident_devices.c). */
 struct device_row {
