@@ -247,6 +247,9 @@ int run_once(const struct options *o, struct ruleset *rs,
 	if (rc == 0)
 		hosts_down = read_hosts(&on);
 	on.m.stats.seconds = monotonic_seconds() - t0;
+	/* Live local processes: their environment (rank, device map, host
+	 * pid) before npu-smi's table is matched against them. */
+	model_ask_alive(&on.m);
 	npusmi_run_wait(npu);
 	npusmi_run_free(npu);
 	on.m.stats.match_limit_hits += ruleset_limit_hits(rs);

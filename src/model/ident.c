@@ -39,13 +39,11 @@ const char *phys_from_name(enum phys_from f)
 
 void idents_init(struct idents *ids)
 {
-	const char *root = getenv("PLOGTOP_PROC_ROOT");
-
 	memset(ids, 0, sizeof *ids);
 	ids->read_env = procenv_read;
 	/* Tests give a tree of fake environments (liveness still asks the
 	 * real /proc whether the pid runs). */
-	ids->proc_root = root && *root ? root : "/proc";
+	ids->proc_root = procenv_root();
 }
 
 static void ident_free(struct ident *id)
