@@ -39,7 +39,7 @@ static void test_header(void **state)
 	(void)state;
 	WRITTEN(buf, len, stream_header(out, "9.9", "node-1"));
 	assert_string_equal(buf, "{\"schema\": \"plogtop.stream\", "
-			    "\"schema_version\": 2, \"tool_version\": \"9.9\", "
+			    "\"schema_version\": 3, \"tool_version\": \"9.9\", "
 			    "\"host\": \"node-1\", \"resume\": true}\n");
 	parse(buf, len, &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), 0);
@@ -48,11 +48,11 @@ static void test_header(void **state)
 	free(buf);
 
 	const char *old = "{\"schema\": \"plogtop.stream\", "
-			  "\"schema_version\": 3}";
+			  "\"schema_version\": 4}";
 	parse(old, strlen(old), &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), -1);
-	assert_string_equal(why.buf, "plogtop there writes stream version 3, "
-			    "this one reads 2: install the same version there");
+	assert_string_equal(why.buf, "plogtop there writes stream version 4, "
+			    "this one reads 3: install the same version there");
 	jval_free(&v);
 	sb_reset(&why);
 	parse("{\"pid\": 1}", 10, &v);
