@@ -54,9 +54,9 @@ static int gone(const struct ident *id)
 static void device_head(struct strbuf *t, const struct device_row *d,
 			int hosts)
 {
-	if (hosts) {
-		clean_name(t, d->host ? d->host->name : "-", 24);
-		sb_addc(t, ' ');
+	if (hosts && d->host) {	/* local: no name */
+		clean_name(t, d->host->name, 24);
+		sb_adds(t, ": ");
 	}
 	sb_addf(t, _("device %ld"), d->device);
 	if (d->phys >= 0 && d->phys_from != PHYS_NONE)
@@ -194,10 +194,9 @@ size_t report_leaks(struct strbuf *sb, const struct ident *const *v,
 			if (!k++)
 				sb_addf(sb, "\n%s\n", _("Leaks:"));
 			sb_reset(&t);
-			if (hosts) {
-				clean_name(&t, v[i]->host ? v[i]->host->name
-					   : "-", 24);
-				sb_addc(&t, ' ');
+			if (hosts && v[i]->host) {	/* local: none */
+				clean_name(&t, v[i]->host->name, 24);
+				sb_adds(&t, ": ");
 			}
 			leak_sentence(&t, v[i], (enum ledger_res)r);
 			item(sb, sb_str(&t), 2, width);
