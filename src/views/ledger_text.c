@@ -20,21 +20,27 @@ void ledger_count(struct strbuf *sb, unsigned long long n)
 	}
 }
 
-/* The resource's noun for n of them. */
-static const char *noun(enum resource r, unsigned long long n)
+/* "1,983 streams": n of the resource, counted. */
+static void counted(struct strbuf *sb, enum resource r, unsigned long long n)
 {
+	struct strbuf c = STRBUF_INIT;
 	unsigned long k = n == 1 ? 1 : 2;
 
+	ledger_count(&c, n);
 	switch (r) {
 	case RES_STREAM:
-		return ngettext("stream", "streams", k);
+		sb_addf(sb, ngettext("%s stream", "%s streams", k), c.buf);
+		break;
 	case RES_EVENT:
-		return ngettext("event", "events", k);
+		sb_addf(sb, ngettext("%s event", "%s events", k), c.buf);
+		break;
 	case RES_NOTIFY:
-		return ngettext("notify", "notifies", k);
+		sb_addf(sb, ngettext("%s notify", "%s notifies", k), c.buf);
+		break;
 	default:
-		return ngettext("resource", "resources", k);
+		sb_addf(sb, ngettext("%s resource", "%s resources", k), c.buf);
 	}
+	sb_free(&c);
 }
 
 /* "created 1,983 streams and destroyed 3", after its subject. */
@@ -43,11 +49,11 @@ static void created_destroyed(struct strbuf *sb, const char *subject,
 {
 	struct strbuf c = STRBUF_INIT, d = STRBUF_INIT;
 
-	ledger_count(&c, l->created);
+	counted(&c, r, l->created);
 	ledger_count(&d, l->destroyed);
-	/* TRANSLATORS: who, how many, what, how many destroyed. */
-	sb_addf(sb, _("%s created %s %s and destroyed %s"), subject,
-		sb_str(&c), noun(r, l->created), sb_str(&d));
+	/* TRANSLATORS: who, how many of what, how many destroyed. */
+	sb_addf(sb, _("%s created %s and destroyed %s"), subject, sb_str(&c),
+		sb_str(&d));
 	sb_free(&c);
 	sb_free(&d);
 }
@@ -156,13 +162,12 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 	struct strbuf n = STRBUF_INIT, clean = STRBUF_INIT;
 
 	if (lim) {
-		ledger_count(&n, lim);
+		counted(&n, inc->resource, lim);
 		sanitize(&clean, chip, strlen(chip));
-		sb_addf(sb, about ? _("Limit: about %s %s per device on %s "
+		sb_addf(sb, about ? _("Limit: about %s per device on %s "
 				      "(%s, from npu-smi)")
-			: _("Limit: %s %s per device on %s (%s, from npu-smi)"),
-			sb_str(&n), noun(inc->resource, lim), sb_str(&clean),
-			family ? family : "?");
+			: _("Limit: %s per device on %s (%s, from npu-smi)"),
+			sb_str(&n), sb_str(&clean), family ? family : "?");
 		if (guess && guess != lim) {
 			sb_reset(&n);
 			ledger_count(&n, guess);
@@ -171,10 +176,9 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 		}
 		sb_addc(sb, '.');
 	} else if (guess) {
-		ledger_count(&n, guess);
-		sb_addf(sb, _("Limit: %s streams per device, inferred from "
-			      "stream_id (no chip model from npu-smi)."),
-			sb_str(&n));
+		counted(&n, RES_STREAM, guess);
+		sb_addf(sb, _("Limit: %s per device, inferred from stream_id "
+			      "(no chip model from npu-smi)."), sb_str(&n));
 	}
 	sb_free(&n);
 	sb_free(&clean);
