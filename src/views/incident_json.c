@@ -212,7 +212,7 @@ static void put_cp(struct strbuf *sb, unsigned cp)
  * sanitiser writes the same text, not its escapes escaped ("\\x1b").
  * What is no escape of the sanitiser's (or would be a NUL) stays as it
  * is.  The result is no longer than s. */
-static char *unsanitized(const char *s)
+char *wire_unsanitized(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned v;
@@ -356,7 +356,7 @@ static int get_fields(struct incident *inc, const struct jval *o,
 		    mb->value.len > WIRE_STRING_MAX)
 			return bad(err, "fields", "a value that is not a "
 				   "short string");
-		char *raw = unsanitized(mb->value.str);
+		char *raw = wire_unsanitized(mb->value.str);
 		incident_set_field(inc, mb->key, raw, strlen(raw));
 		free(raw);
 	}
@@ -417,11 +417,11 @@ struct incident *incident_json_read(struct model *m, const struct jval *o,
 	inc->host = host;
 	inc->pid = (long)pid;
 	inc->tid = (long)tid;
-	inc->name = unsanitized(name);
-	inc->reported_code = reported ? unsanitized(reported) : NULL;
+	inc->name = wire_unsanitized(name);
+	inc->reported_code = reported ? wire_unsanitized(reported) : NULL;
 	inc->line = (unsigned long)line;
 	inc->nlines = (unsigned)lines;
-	char *path = unsanitized(file);
+	char *path = wire_unsanitized(file);
 	inc->file = model_intern(m, path);
 	free(path);
 	return inc;

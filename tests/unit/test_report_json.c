@@ -63,8 +63,15 @@ static void on_scan(void *ctx, const struct scan_part *sp)
 	sb_addf(log, " %zu %zu) ", sp->problems_total, sp->nskipped);
 }
 
+static void on_fact(void *ctx, const struct fact *f)
+{
+	sb_addf(&((struct calls *)ctx)->log, "fact(%ld %s %s %llu/%llu) ",
+		f->pid, f->name, resource_name(f->resource), f->apply_succ,
+		f->release_succ);
+}
+
 static const struct snapshot_read_ops ops = {
-	on_incident, on_bad_claim, on_scan,
+	on_incident, on_bad_claim, on_scan, on_fact,
 };
 
 /* Reads text fed step bytes at a time: the calls, then "ok" or "refused:
@@ -178,6 +185,25 @@ static void test_refusals(void **state)
 		  "\"skipped_total\": 5, \"problems_total\": 1e300}}",
 		  "refused(incident \"tid\": missing) bad(files) "
 		  "bad(problems_total) scan(0 0 0 0 0 0 5) ok" },
+		/* Version 3's devices are let be; a leak of the statistics
+		 * is its fact, one of calls none, a hostile one refused. */
+		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 3, "
+		  "\"incidents\": [], \"scan\": {}, \"devices\": [{\"host\": "
+		  "null, \"device\": 3, \"processes\": [1]}], \"leaks\": ["
+		  "{\"pid\": 200104, \"name\": \"py\\\\x1b\", \"resource\": "
+		  "\"stream\", \"created\": 1983, \"destroyed\": 3, \"from\": "
+		  "\"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"calls\"}, "
+		  "{\"pid\": -5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"memcpy\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": \"9\", \"destroyed\": 1, \"from\": "
+		  "\"statistics\"}]}",
+		  "scan(0 0 0 0 0 0 0) fact(200104 py\x1b stream 1983/3) "
+		  "bad(leaks) bad(leaks) bad(leaks) ok" },
 	};
 
 	(void)state;
