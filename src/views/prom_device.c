@@ -1,8 +1,9 @@
 /* The prom file's gauges per device (plogtop(1), PROMETHEUS):
  *   plogtop_device_resources_held{id, resource[, id_kind][, host]}: what
- *     the live processes on the device hold by their ledgers (created and
- *     not destroyed); a process that is gone holds nothing here (its
- *     leak stays a finding in the reports);
+ *     the live processes whose current device it is hold by their
+ *     ledgers of calls (created and not destroyed); a process that is
+ *     gone, or wrote its finalize statistics (it ended), holds nothing
+ *     here (its leak stays a finding in the reports);
  *   plogtop_device_failing_processes{id[, id_kind][, host]}: processes
  *     with incidents on the device.
  * id is the physical NPU when evidence gives it (npu-exporter's "id":
@@ -82,8 +83,10 @@ static void held(struct dev_set *s, const struct model *m)
 		if (dev < 0 || !live(id))
 			continue;
 		int logical = id->phys_from == PHYS_NONE || id->phys < 0;
+		/* A ledger of the finalize statistics is of a process that
+		 * ended: it holds nothing now. */
 		for (int r = 0; r < LEDGER_COUNT; r++)
-			if (id->ledger[r].from != LEDGER_NONE)
+			if (id->ledger[r].from == LEDGER_CALLS)
 				add(s, id->host, logical ? dev : id->phys,
 				    logical,
 				    ledger_resource((enum ledger_res)r),
