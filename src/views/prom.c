@@ -157,27 +157,6 @@ static struct series *all_series(const struct prom_counts *pc, size_t *count)
 	return v;
 }
 
-/* A label value: sanitised, then escaped as the text format asks. */
-void prom_label(struct strbuf *out, const char *value)
-{
-	struct strbuf clean = STRBUF_INIT;
-
-	sanitize(&clean, value, strlen(value));
-	for (size_t i = 0; i < clean.len; i++) {
-		char c = clean.buf[i];
-		if (c == '\\' || c == '"')
-			sb_addc(out, '\\');
-		sb_addc(out, c);
-	}
-	sb_free(&clean);
-}
-
-void prom_metric_head(struct strbuf *out, const char *name,
-			const char *type, const char *help)
-{
-	sb_addf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
 void prom_render(struct strbuf *out, const struct model *m,
 		 const struct prom_counts *pc, size_t files_watched,
 		 double now_seconds)
