@@ -68,8 +68,9 @@ static void device_head(struct strbuf *t, const struct device_row *d,
 	const char *sep = " (";
 	for (int r = RES_NONE + 1; r < RES_COUNT; r++)
 		if (d->by_resource[r]) {
+			const char *w = resource_word((enum resource)r);
 			sb_addf(t, "%s%zu %s", sep, d->by_resource[r],
-				resource_name((enum resource)r));
+				w ? _(w) : resource_name((enum resource)r));
 			sep = ", ";
 		}
 	if (*sep == ',')
