@@ -194,6 +194,8 @@ size_t report_leaks(struct strbuf *sb, const struct ident *const *v,
 				continue;
 			if (!k++)
 				sb_addf(sb, "\n%s\n", _("Leaks:"));
+			if (k > REPORT_LEAKS_SHOWN)
+				continue;	/* counted, said below */
 			sb_reset(&t);
 			if (hosts && v[i]->host) {	/* local: none */
 				clean_name(&t, v[i]->host->name, 24);
@@ -202,6 +204,12 @@ size_t report_leaks(struct strbuf *sb, const struct ident *const *v,
 			leak_sentence(&t, v[i], (enum ledger_res)r);
 			item(sb, sb_str(&t), 2, width);
 		}
+	if (k > REPORT_LEAKS_SHOWN) {
+		sb_reset(&t);
+		sb_addf(&t, _("and %zu more (all in --format=json)"),
+			k - REPORT_LEAKS_SHOWN);
+		item(sb, sb_str(&t), 2, width);
+	}
 	sb_free(&t);
 	return k;
 }

@@ -15,7 +15,9 @@
 /* hosts: name each device's host. */
 void report_devices(struct strbuf *sb, const struct device_row *v, size_t n,
 		    const struct npu_table *npu, int hosts, size_t width);
-/* Returns how many leaks it listed (none: nothing appended). */
+/* Leaks listed in text; the rest are counted (JSON lists all). */
+#define REPORT_LEAKS_SHOWN 20
+/* Returns how many leaks there are (none: nothing appended). */
 size_t report_leaks(struct strbuf *sb, const struct ident *const *v,
 		    size_t n, int hosts, size_t width);
 

@@ -189,6 +189,21 @@ static void test_devices_section(void **state)
 	sb_reset(&sb);
 	report_devices(&sb, &row, 0, NULL, 0, 80);
 	assert_int_equal(sb.len, 0);
+
+	/* Leaks: the first REPORT_LEAKS_SHOWN, the rest counted. */
+	struct ident many[REPORT_LEAKS_SHOWN + 3];
+	const struct ident *mv[REPORT_LEAKS_SHOWN + 3];
+	for (size_t i = 0; i < REPORT_LEAKS_SHOWN + 3; i++) {
+		many[i] = f.id[0];
+		many[i].pid = (long)(1000 + i);
+		mv[i] = &many[i];
+	}
+	assert_int_equal(report_leaks(&sb, mv, REPORT_LEAKS_SHOWN + 3, 0, 80),
+			 REPORT_LEAKS_SHOWN + 3);
+	assert_non_null(strstr(sb.buf, "  pid 1019 (python3) created"));
+	assert_null(strstr(sb.buf, "pid 1020 "));
+	assert_non_null(strstr(sb.buf, "\n  and 3 more (all in "
+			       "--format=json)\n"));
 	sb_free(&sb);
 	teardown(&f);
 }
