@@ -8,8 +8,9 @@
  *     with incidents on the device.
  * id is the physical NPU when evidence gives it (npu-exporter's "id":
  * the node is the scrape's), else the logged id with id_kind="logical".
- * Never a pid.  A host's process counts as live while the model keeps
- * its row (plogtop cannot ask another host's /proc). */
+ * Never a pid.  A process counts as live unless known gone: it runs, or
+ * it has a row that liveness has not found gone (a host's process while
+ * the model keeps its row: plogtop cannot ask another host's /proc). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -67,9 +68,13 @@ static int series_cmp(const void *a, const void *b)
 	return (int)x->res - (int)y->res;
 }
 
+/* Not known gone: it runs (asked), or it has a row that liveness has
+ * not said is gone (a host's rows are never asked). */
 static int live(const struct ident *id)
 {
-	return id->alive || (id->host && id->proc);
+	if (id->alive || (id->proc && id->proc->alive))
+		return 1;
+	return id->proc && (id->host || !id->proc->alive_ms);
 }
 
 static void held(struct dev_set *s, const struct model *m)

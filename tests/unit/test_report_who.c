@@ -301,6 +301,17 @@ static void test_prom_gauges(void **state)
 	prom_render_devices(&sb, &f.m);
 	assert_non_null(strstr(sb.buf, "plogtop_device_resources_held{id=\"3\","
 			       "resource=\"stream\",id_kind=\"logical\"} 10\n"));
+	/* Not asked yet: not known gone, it holds; found gone: nothing. */
+	f.row[1]->alive = 0;
+	f.m.procs[1]->alive = 0;
+	sb_reset(&sb);
+	prom_render_devices(&sb, &f.m);
+	assert_non_null(strstr(sb.buf, "{id=\"3\",resource=\"stream\","
+			       "id_kind=\"logical\"} 10\n"));
+	f.m.procs[1]->alive_ms = 5;
+	sb_reset(&sb);
+	prom_render_devices(&sb, &f.m);
+	assert_int_equal(count_of(sb.buf, "plogtop_device_resources_held{"), 0);
 	sb_free(&sb);
 	teardown(&f);
 }
