@@ -21,7 +21,7 @@ void ledger_count(struct strbuf *sb, unsigned long long n)
 }
 
 /* "1,983 streams": n of the resource, counted. */
-static void counted(struct strbuf *sb, enum resource r, unsigned long long n)
+void ledger_counted(struct strbuf *sb, enum resource r, unsigned long long n)
 {
 	struct strbuf c = STRBUF_INIT;
 	unsigned long k = n == 1 ? 1 : 2;
@@ -49,7 +49,7 @@ static void created_destroyed(struct strbuf *sb, const char *subject,
 {
 	struct strbuf c = STRBUF_INIT, d = STRBUF_INIT;
 
-	counted(&c, r, l->created);
+	ledger_counted(&c, r, l->created);
 	ledger_count(&d, l->destroyed);
 	/* TRANSLATORS: who, how many of what, how many destroyed. */
 	sb_addf(sb, _("%s created %s and destroyed %s"), subject, sb_str(&c),
@@ -162,7 +162,7 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 	struct strbuf n = STRBUF_INIT, clean = STRBUF_INIT;
 
 	if (lim) {
-		counted(&n, inc->resource, lim);
+		ledger_counted(&n, inc->resource, lim);
 		sanitize(&clean, chip, strlen(chip));
 		sb_addf(sb, about ? _("Limit: about %s per device on %s "
 				      "(%s, from npu-smi)")
@@ -176,7 +176,7 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 		}
 		sb_addc(sb, '.');
 	} else if (guess) {
-		counted(&n, RES_STREAM, guess);
+		ledger_counted(&n, RES_STREAM, guess);
 		sb_addf(sb, _("Limit: %s per device, inferred from stream_id "
 			      "(no chip model from npu-smi)."), sb_str(&n));
 	}

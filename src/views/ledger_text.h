@@ -14,6 +14,9 @@
 /* "1,983": n with its thousands grouped. */
 void ledger_count(struct strbuf *sb, unsigned long long n);
 
+/* "1,983 streams": n of resource r, counted, translated. */
+void ledger_counted(struct strbuf *sb, enum resource r, unsigned long long n);
+
 /* For the fix of an incident of resource r by the process id (NULL: no
  * identity): "This process created 1,983 streams and destroyed 3 (the
  * aclFinalize statistics)." or, when the ledger knows nothing of r, how

@@ -43,12 +43,12 @@ static void clean_name(struct strbuf *sb, const char *s, size_t max)
 	sb_free(&c);
 }
 
-/* Known not to run: its row was folded away, or liveness said so (a
- * host's processes are never asked). */
+/* Known not to run: liveness asked its row and found it gone (a host's
+ * processes are never asked; one without a row says nothing). */
 static int gone(const struct ident *id)
 {
-	return !id->host && !id->alive &&
-	       (!id->proc || id->proc->alive_ms);
+	return !id->host && !id->alive && id->proc && id->proc->alive_ms &&
+	       !id->proc->alive;
 }
 
 static void device_head(struct strbuf *t, const struct device_row *d,
@@ -88,13 +88,22 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 	long rank = view_ident_rank(id);
 	if (rank >= 0)
 		sb_addf(t, _(", rank %ld"), rank);
-	if (id->alive)
+	if (id->alive || (id->proc && id->proc->alive))
 		sb_adds(t, _(", alive"));
 	else if (gone(id))
 		sb_adds(t, _(", gone"));
 	if (id->job) {
 		sb_adds(t, _(", job "));
 		clean_name(t, id->job, 24);
+	}
+	/* What it holds now by its calls (statistics: it ended). */
+	for (int r = 0; r < LEDGER_COUNT; r++) {
+		const struct ledger *l = &id->ledger[r];
+		if (l->from != LEDGER_CALLS || !ledger_held(l))
+			continue;
+		sb_adds(t, _(", holds "));
+		ledger_counted(t, ledger_resource((enum ledger_res)r),
+			       ledger_held(l));
 	}
 }
 
@@ -138,15 +147,20 @@ static void callouts(struct strbuf *sb, const struct device_row *d,
 		item(sb, sb_str(&t), 4, width);
 		sb_reset(&t);
 	}
-	for (size_t i = 0; d->orphan && i < d->nprocs; i++)
-		if (gone(d->procs[i]) && d->procs[i]->pid > 0) {
-			sb_addf(&t, _("process %ld is gone but device %ld "
-				      "still fails"), d->procs[i]->pid,
-				d->device);
-			item(sb, sb_str(&t), 4, width);
-			sb_reset(&t);
-			break;
-		}
+	size_t i = 0;
+	while (d->orphan && i < d->nprocs &&
+	       !(gone(d->procs[i]) && d->procs[i]->pid > 0))
+		i++;
+	if (d->orphan && i < d->nprocs)
+		sb_addf(&t, _("process %ld is gone but device %ld still fails"),
+			d->procs[i]->pid, d->device);
+	else if (d->orphan)	/* the model knows which; this view not */
+		sb_addf(&t, _("a process of device %ld is gone but the device "
+			      "still fails"), d->device);
+	if (t.len) {
+		item(sb, sb_str(&t), 4, width);
+		sb_reset(&t);
+	}
 	if (d->no_map)
 		item(sb, _("same logical id, no device map: these processes "
 			   "may be on different NPUs"), 4, width);

@@ -180,7 +180,8 @@ static void test_devices_section(void **state)
 		"\nDevices:\n"
 		"  device 3: 2 incidents (1 stream, 1 event)\n"
 		"    pid 200104 python3, rank 3, gone, job job-a\n"
-		"    pid 200300 python3, rank 6, alive, job job-b\n"
+		"    pid 200300 python3, rank 6, alive, job job-b, holds 10 "
+		"streams\n"
 		"    shared by processes of 2 jobs: run fewer processes per "
 		"device\n"
 		"    process 200104 is gone but device 3 still fails\n"
@@ -189,6 +190,15 @@ static void test_devices_section(void **state)
 	sb_reset(&sb);
 	report_devices(&sb, &row, 0, NULL, 0, 80);
 	assert_int_equal(sb.len, 0);
+	/* Not asked: neither alive nor gone, and the model's finding said
+	 * without a pid this view cannot name. */
+	f.m.procs[0]->alive_ms = 0;
+	report_devices(&sb, &row, 1, NULL, 0, 80);
+	assert_non_null(strstr(sb.buf, "    pid 200104 python3, rank 3, job "
+			       "job-a\n"));
+	assert_non_null(strstr(sb.buf, "    a process of device 3 is gone but "
+			       "the device still fails\n"));
+	sb_reset(&sb);
 
 	/* Leaks: the first REPORT_LEAKS_SHOWN, the rest counted. */
 	struct ident many[REPORT_LEAKS_SHOWN + 3];
