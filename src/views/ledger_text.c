@@ -64,7 +64,7 @@ static const char *from_words(enum ledger_from f)
 	       : _("(counted from its INFO-level calls)");
 }
 
-int ledger_sentence(struct strbuf *sb, const struct ident *id,
+int ledger_fix_sentence(struct strbuf *sb, const struct ident *id,
 		    enum resource r)
 {
 	enum ledger_res lr = ledger_of_resource(r);

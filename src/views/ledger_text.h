@@ -22,7 +22,7 @@ void ledger_counted(struct strbuf *sb, enum resource r, unsigned long long n);
  * aclFinalize statistics)." or, when the ledger knows nothing of r, how
  * to make it know.  Returns 1 when the ledger knew, 0 when it was empty,
  * -1 (nothing appended) for a resource no ledger keeps. */
-int ledger_sentence(struct strbuf *sb, const struct ident *id,
+int ledger_fix_sentence(struct strbuf *sb, const struct ident *id,
 		    enum resource r);
 
 /* A leak finding: "pid 200104 (python3) created 1,983 streams and

@@ -287,7 +287,7 @@ static void ledger_part(struct strbuf *t, const struct incident *ex,
 {
 	struct strbuf s = STRBUF_INIT;
 
-	if (ledger_sentence(&s, id, ex->resource) < 0)
+	if (ledger_fix_sentence(&s, id, ex->resource) < 0)
 		return;
 	sb_adds(t, "\n");
 	sb_add(t, s.buf, s.len);

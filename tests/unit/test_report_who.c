@@ -226,20 +226,20 @@ static void test_ledger_sentences(void **state)
 
 	(void)state;
 	setup(&f);
-	assert_int_equal(ledger_sentence(&sb, &f.id[0], RES_STREAM), 1);
+	assert_int_equal(ledger_fix_sentence(&sb, &f.id[0], RES_STREAM), 1);
 	assert_string_equal(sb.buf, "This process created 1,983 streams and "
 			    "destroyed 3 (the aclFinalize statistics). It "
 			    "ended holding what it did not destroy: a leak.");
 	sb_reset(&sb);
-	assert_int_equal(ledger_sentence(&sb, &f.id[2], RES_STREAM), 0);
+	assert_int_equal(ledger_fix_sentence(&sb, &f.id[2], RES_STREAM), 0);
 	assert_non_null(strstr(sb.buf, "The ledger is empty: turn on INFO "
 			       "logging with ASCEND_GLOBAL_LOG_LEVEL=1 (or "
 			       "ASCEND_MODULE_LOG_LEVEL=ASCENDCL=1)"));
 	sb_reset(&sb);
-	assert_int_equal(ledger_sentence(&sb, NULL, RES_MEMCPY), -1);
+	assert_int_equal(ledger_fix_sentence(&sb, NULL, RES_MEMCPY), -1);
 	assert_int_equal(sb.len, 0);
 	f.id[1].ledger[LEDGER_STREAM].complete = 0;
-	assert_int_equal(ledger_sentence(&sb, &f.id[1], RES_STREAM), 1);
+	assert_int_equal(ledger_fix_sentence(&sb, &f.id[1], RES_STREAM), 1);
 	assert_string_equal(sb.buf, "This process created 12 streams and "
 			    "destroyed 2 (counted from its INFO-level calls); "
 			    "its earlier lines were not read, so it may have "
