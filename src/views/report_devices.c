@@ -63,8 +63,11 @@ static void device_head(struct strbuf *t, const struct device_row *d,
 		sb_addf(t, _(" (NPU %ld, from %s)"), d->phys,
 			phys_from_name(d->phys_from));
 	sb_adds(t, ": ");
-	sb_addf(t, ngettext("%zu incident", "%zu incidents", d->incidents),
-		d->incidents);
+	if (d->incidents)
+		sb_addf(t, ngettext("%zu incident", "%zu incidents",
+				    d->incidents), d->incidents);
+	else
+		sb_adds(t, _("no incident"));
 	const char *sep = " (";
 	for (int r = RES_NONE + 1; r < RES_COUNT; r++)
 		if (d->by_resource[r]) {

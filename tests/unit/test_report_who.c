@@ -199,6 +199,11 @@ static void test_devices_section(void **state)
 	assert_non_null(strstr(sb.buf, "    a process of device 3 is gone but "
 			       "the device still fails\n"));
 	sb_reset(&sb);
+	row.incidents = 0;
+	memset(row.by_resource, 0, sizeof row.by_resource);
+	report_devices(&sb, &row, 1, NULL, 0, 80);
+	assert_non_null(strstr(sb.buf, "  device 3: no incident\n"));
+	sb_reset(&sb);
 
 	/* Leaks: the first REPORT_LEAKS_SHOWN, the rest counted. */
 	struct ident many[REPORT_LEAKS_SHOWN + 3];
