@@ -41,6 +41,9 @@ struct item {
 	struct fact *fact;	/* or a fact, in its place in the stream */
 	char *json;		/* its JSON object, when a report wants it */
 	size_t jsonlen;
+	/* The model's only (not a class's example): its fields go once it
+	 * is counted.  unnamed: it named a pid only when rendered. */
+	unsigned char drop_fields, unnamed;
 };
 
 /* The first incident of a class a worker has read (model_incident_cmp's
@@ -150,7 +153,7 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 static void worker_incident(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
-	struct item it = { inc, NULL, NULL, 0 };
+	struct item it = { inc, NULL, NULL, 0, 0, 0 };
 	int example = may_be_example(w, inc);
 
 	if (!example)
@@ -165,8 +168,10 @@ static void worker_incident(void *ctx, struct incident *inc)
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
 	}
-	if (!example)
-		incident_drop_fields(inc);
+	/* Its fields stay until the model has counted it: its device,
+	 * rank and failed create are learnt from them (ident.h). */
+	it.drop_fields = !example;
+	it.unnamed = inc->pid && inc->name && !inc->name[0];
 	enqueue(w, it);
 }
 
@@ -175,12 +180,12 @@ static void worker_incident(void *ctx, struct incident *inc)
  * the incident that takes it). */
 static void worker_fact(void *ctx, struct fact *f)
 {
-	enqueue(ctx, (struct item){ NULL, f, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, f, NULL, 0, 0, 0 });
 }
 
 static void stream_end(void *ctx)
 {
-	enqueue(ctx, (struct item){ NULL, NULL, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, NULL, NULL, 0, 0, 0 });
 }
 
 /* In the worker's thread, so that workers get ready in parallel: its
@@ -273,6 +278,30 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
+/* Whether the model said more of who it was than its worker could (the
+ * device or rank of its process, the name of a pid-only block's): the
+ * worker rendered only what its own lines say. */
+static int model_changed_who(const struct item *it)
+{
+	const struct incident *inc = it->inc;
+
+	return inc->device_from == FROM_PROCESS ||
+	       inc->rank_from == FROM_PROCESS ||
+	       (it->unnamed && inc->name && inc->name[0]);
+}
+
+/* On the main thread, with its fields still there: the same text as a
+ * single reader writes. */
+static void render_again(const struct read_view *view, struct item *it)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	view->render(view->ctx, &sb, it->inc);
+	free(it->json);
+	it->jsonlen = sb.len;
+	it->json = sb_detach(&sb);
+}
+
 /* One stream's incidents, as worker w read them, into the model. */
 static void add_stream(struct model *m, struct worker *w,
 		       const struct read_view *view)
@@ -291,8 +320,13 @@ static void add_stream(struct model *m, struct worker *w,
 			return;
 		adopt(m, &a, it.inc);
 		/* Rendered by the worker: the view does not watch. */
-		if (model_add(m, it.inc, READ_BEFORE) && view)
+		if (model_add(m, it.inc, READ_BEFORE) && view) {
+			if (model_changed_who(&it))
+				render_again(view, &it);
 			view->add(view->ctx, it.json, it.jsonlen);
+		}
+		if (it.drop_fields)
+			incident_drop_fields(it.inc);
 		free(it.json);
 	}
 }

@@ -64,29 +64,6 @@ static void who_part(struct strbuf *sb, const struct incident *inc)
 	ident_part(sb, "rank", "rank_from", known, v, from);
 }
 
-int incident_json_rewho(struct strbuf *out, const char *json, size_t len,
-			const struct incident *inc)
-{
-	static const char from[] = ", \"device\": ", to[] = ", \"code\": ";
-	enum ident_from f;
-	long v;
-
-	if ((view_incident_device(inc, &v, &f) ? f : FROM_NONE) !=
-	    FROM_PROCESS &&
-	    (view_incident_rank(inc, &v, &f) ? f : FROM_NONE) != FROM_PROCESS)
-		return 0;
-	/* Strings hold no bare quote: the first of each is the member. */
-	const char *a = memmem(json, len, from, sizeof from - 1);
-	const char *b = a ? memmem(a, len - (size_t)(a - json), to,
-				   sizeof to - 1) : NULL;
-	if (!b)
-		return 0;
-	sb_add(out, json, (size_t)(a - json));
-	who_part(out, inc);
-	sb_add(out, b, len - (size_t)(b - json));
-	return 1;
-}
-
 /* What the end of an incident takes at most: lang, summary and fix (a
  * JSON string is at most twice its decoded bytes, and its quotes). */
 #define TAIL_MAX (2 * (2 * WIRE_STRING_MAX + 16) + 256)

@@ -20,14 +20,6 @@
 void incident_json(struct strbuf *sb, const struct incident *inc,
 		   const struct catalog *cat, const char *host);
 
-/* An object incident_json wrote before the model took the incident (a
- * reading thread renders it in parallel, the model then sets a device or
- * rank from its process): the same object with its device and rank as
- * inc says now, into out.  Returns 0 (out untouched) when nothing came
- * from the process. */
-int incident_json_rewho(struct strbuf *out, const char *json, size_t len,
-			const struct incident *inc);
-
 /* A new incident of host from the object o; its file is interned in m
  * (the caller gives that reference back after model_add).  NULL with why
  * in err. */

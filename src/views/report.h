@@ -55,12 +55,6 @@ void snapshot_on_incident(void *snapshot, const struct incident *inc);
 void snapshot_render(void *snapshot, struct strbuf *sb,
 		     const struct incident *inc);
 void snapshot_add_rendered(void *snapshot, const char *json, size_t len);
-/* The same, given the incident as the model counted it: its device and
- * rank, when they came from its process after the object was rendered,
- * are written as the model set them (incident_json_rewho).  The reader
- * calls it after model_add. */
-void snapshot_add_counted(void *snapshot, const char *json, size_t len,
-			  const struct incident *inc);
 /* The rest, from the model once everything is counted: -1 on a write
  * error (errno set). */
 int snapshot_end(struct snapshot *s, const struct model *m);

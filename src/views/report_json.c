@@ -213,18 +213,6 @@ void snapshot_add_rendered(void *snapshot, const char *json, size_t len)
 	s->n++;
 }
 
-void snapshot_add_counted(void *snapshot, const char *json, size_t len,
-			  const struct incident *inc)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	if (incident_json_rewho(&sb, json, len, inc))
-		snapshot_add_rendered(snapshot, sb.buf, sb.len);
-	else
-		snapshot_add_rendered(snapshot, json, len);
-	sb_free(&sb);
-}
-
 void snapshot_on_incident(void *snapshot, const struct incident *inc)
 {
 	struct snapshot *s = snapshot;

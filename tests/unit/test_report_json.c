@@ -293,37 +293,6 @@ static void test_incident_who(void **state)
 	model_free(&m);
 }
 
-/* An object rendered before the model set the device from the process
- * (a reading thread's), made what the model says: the same bytes as
- * rendering it now. */
-static void test_incident_rewho(void **state)
-{
-	struct incident inc = sample();
-	struct strbuf before = STRBUF_INIT, now = STRBUF_INIT;
-	struct strbuf out = STRBUF_INIT;
-
-	(void)state;
-	inc.name = "x\", \"device\": 9, \"code\": ";	/* hostile */
-	incident_json(&before, &inc, NULL, NULL);
-	assert_int_equal(incident_json_rewho(&out, before.buf, before.len,
-					     &inc), 0);
-	assert_int_equal(out.len, 0);
-	inc.device = 3;
-	inc.device_from = FROM_LINES;	/* its own: rendered already */
-	assert_int_equal(incident_json_rewho(&out, before.buf, before.len,
-					     &inc), 0);
-	inc.device_from = FROM_PROCESS;
-	inc.rank = 2;
-	inc.rank_from = FROM_PROCESS;
-	incident_json(&now, &inc, NULL, NULL);
-	assert_int_equal(incident_json_rewho(&out, before.buf, before.len,
-					     &inc), 1);
-	assert_string_equal(out.buf, now.buf);
-	sb_free(&before);
-	sb_free(&now);
-	sb_free(&out);
-}
-
 static void test_incident_who_refused(void **state)
 {
 	static const char *const hostile[][2] = {
@@ -458,7 +427,6 @@ int main(void)
 		cmocka_unit_test(test_round_trip),
 		cmocka_unit_test(test_incident_who),
 		cmocka_unit_test(test_incident_who_refused),
-		cmocka_unit_test(test_incident_rewho),
 		cmocka_unit_test(test_identity_json),
 		cmocka_unit_test(test_refusals),
 	};
