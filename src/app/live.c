@@ -189,10 +189,10 @@ static int signal_fd(sigset_t *old)
 /* ---- the loop ---- */
 
 /* What the loop waits on: its own LOOP_FDS, then two per host of a
- * fleet; returns how many. */
+ * fleet (*nf of them), then npu-smi's; returns how many. */
 #define LOOP_FDS 4
 static size_t loop_fds(const struct live *lv, int sfd, struct pollfd *p,
-		       size_t nfleet)
+		       size_t nfleet, size_t *nf)
 {
 	p[0] = (struct pollfd){ sfd, POLLIN, 0 };
 	p[1] = (struct pollfd){ follower_fd(lv->fw), POLLIN, 0 };
@@ -202,8 +202,9 @@ static size_t loop_fds(const struct live *lv, int sfd, struct pollfd *p,
 	 * write (a remote plogtop whose ssh went away). */
 	p[3] = lv->dashboard ? (struct pollfd){ STDIN_FILENO, POLLIN, 0 }
 			     : (struct pollfd){ STDOUT_FILENO, 0, 0 };
-	return LOOP_FDS + (lv->fleet ? fleet_pollfds(lv->fleet, p + LOOP_FDS,
-						    nfleet) : 0);
+	*nf = lv->fleet ? fleet_pollfds(lv->fleet, p + LOOP_FDS, nfleet) : 0;
+	return LOOP_FDS + *nf + npusmi_run_pollfds(lv->npu, p + LOOP_FDS + *nf,
+						    NPUSMI_POLLFDS);
 }
 
 /* How long poll may wait: until the first thing that is due. */
@@ -218,6 +219,7 @@ static int loop_timeout(const struct live *lv, unsigned long long now,
 		timeout = min_timeout(timeout, fleet_timeout(lv->fleet, now));
 	timeout = min_timeout(timeout, live_draw_timeout(lv, now));
 	timeout = min_timeout(timeout, live_state_timeout(lv, now));
+	timeout = min_timeout(timeout, npusmi_run_timeout(lv->npu, now));
 	if (lv->demo)
 		timeout = min_timeout(timeout, demo_due > now
 				      ? (int)(demo_due - now) : 0);
@@ -254,6 +256,7 @@ static void loop_step(struct live *lv, const struct pollfd *p, size_t np,
 	if (lv->fleet)
 		fleet_handle(lv->fleet, p + LOOP_FDS,
 			     n > 0 ? np - LOOP_FDS : 0, now);
+	npusmi_run_step(lv->npu, now);	/* reads without blocking */
 	model_maintain(&lv->m);
 	write_prom(lv, now, 0);
 	if (!follower_reading_history(lv->fw)) {
@@ -269,12 +272,13 @@ static void loop(struct live *lv, int sfd)
 {
 	unsigned long long demo_due = 0;
 	size_t nfleet = lv->fleet ? fleet_npoll(lv->fleet) : 0;
-	struct pollfd *p = xcalloc(LOOP_FDS + nfleet, sizeof *p);
+	struct pollfd *p = xcalloc(LOOP_FDS + nfleet + NPUSMI_POLLFDS,
+				   sizeof *p);
 
 	while (!lv->stop && !lv->prom_gave_up &&
 	       (!follower_finished(lv->fw) || lv->fleet)) {
 		int history = follower_reading_history(lv->fw);
-		size_t np = loop_fds(lv, sfd, p, nfleet);
+		size_t nf, np = loop_fds(lv, sfd, p, nfleet, &nf);
 		int n = poll(p, np, loop_timeout(lv, monotonic_ms(), demo_due));
 		if (n < 0 && errno != EINTR) {
 			struct strbuf msg = STRBUF_INIT;
@@ -297,7 +301,7 @@ static void loop(struct live *lv, int sfd)
 		 * reader of --follow's output. */
 		if (n > 0 && (p[3].revents & (POLLHUP | POLLERR)))
 			break;
-		loop_step(lv, p, np, n, history, &demo_due);
+		loop_step(lv, p, LOOP_FDS + nf, n, history, &demo_due);
 	}
 	free(p);
 }
@@ -387,6 +391,7 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	local_host_name(lv->host, sizeof lv->host);
 	lv->prom_heartbeat_ms = prom_heartbeat(o);
 	model_init(&lv->m);
+	model_set_job(&lv->m, o->job);
 	msglog_init(&lv->log);
 	/* The dashboard's messages wait for it from the start: a warning
 	 * while the roots are set up shows on its message line; if it
@@ -410,6 +415,9 @@ static int live_open(struct live *lv, struct ruleset *rs)
 		msglog_add(NULL, err.buf);
 	} else {
 		lv->fleet = start_fleet(lv);
+		/* This machine's NPUs, when its own logs are read. */
+		if (o->npaths && !lv->demo)
+			lv->npu = npusmi_run_new(o->npu_smi, &lv->m, &lv->log);
 		roots_text(lv);
 		/* The terminal's errors come sanitised (a TERM name). */
 		if (lv->dashboard && live_start_dashboard(lv, &err) < 0)
@@ -491,6 +499,7 @@ static void live_close(struct live *lv)
 	if (!lv->dash)
 		msglog_flush(&lv->log);
 	dash_free(lv->dash);
+	npusmi_run_free(lv->npu);
 	fleet_free(lv->fleet);
 	follower_free(lv->fw);
 	demo_free(lv->demo);

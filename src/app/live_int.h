@@ -12,6 +12,7 @@
 #include "follow.h"
 #include "model.h"
 #include "msglog.h"
+#include "npusmi_run.h"
 #include "options.h"
 #include "prom.h"
 #include "state_positions.h"
@@ -26,6 +27,7 @@ struct live {
 	struct prom_counts prom;	/* the prom file's, a view of m */
 	struct follower *fw;
 	struct fleet *fleet;	/* hosts read over ssh, or NULL */
+	struct npusmi_run *npu;	/* npu-smi info, or NULL (npusmi_run.h) */
 	char host[256];
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;

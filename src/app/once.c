@@ -13,6 +13,7 @@
 
 #include "fleet.h"
 #include "monoclock.h"
+#include "npusmi_run.h"
 #include "i18n.h"
 #include "once.h"
 #include "prom.h"
@@ -146,6 +147,7 @@ static int begin(struct once *on, const struct options *o,
 	on->json = o->format == FORMAT_JSON;
 	on->err = (struct strbuf)STRBUF_INIT;
 	model_init(&on->m);
+	model_set_job(&on->m, o->job);
 	prom_counts_init(&on->prom, &on->m);
 	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
 	local_host_name(on->host, sizeof on->host);
@@ -230,6 +232,12 @@ int run_once(const struct options *o, struct ruleset *rs,
 	if (begin(&on, o, cat) < 0)
 		return EXIT_TROUBLE;
 	double t0 = monotonic_seconds();
+	/* npu-smi runs while the logs are read (this machine's only: a
+	 * report of hosts alone has no local NPU), and is waited for at the
+	 * end, at most its timeout. */
+	struct npusmi_run *npu = o->npaths
+		? npusmi_run_new(o->npu_smi, &on.m, log) : NULL;
+	npusmi_run_step(npu, monotonic_ms());
 	/* The snapshot renders each incident where it was read. */
 	const struct read_view json_view = { snapshot_render,
 					     snapshot_add_rendered, &on.snap };
@@ -239,6 +247,11 @@ int run_once(const struct options *o, struct ruleset *rs,
 	if (rc == 0)
 		hosts_down = read_hosts(&on);
 	on.m.stats.seconds = monotonic_seconds() - t0;
+	/* Live local processes: their environment (rank, device map, host
+	 * pid) before npu-smi's table is matched against them. */
+	model_ask_alive(&on.m);
+	npusmi_run_wait(npu);
+	npusmi_run_free(npu);
 	on.m.stats.match_limit_hits += ruleset_limit_hits(rs);
 	if (rc < 0) {
 		say(&on, on.err.buf);

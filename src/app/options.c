@@ -85,6 +85,11 @@ static const char *const usage_text[] = {
 	   "                      on from there (see State in the README)\n"),
 	N_("  --resume=FILE|-     start from a cursor (a --hello stream's cursor\n"
 	   "                      line); '-': read it from standard input\n"),
+	N_("  --job=LABEL         the job of the local processes (default: the top\n"
+	   "                      directory named, or MINDX_TASK_ID of a live one)\n"),
+	N_("  --npu-smi=COMMAND   run COMMAND info for the NPUs' live processes and\n"
+	   "                      chip models (default npu-smi on PATH, every 10 s,\n"
+	   "                      5 s at most; split at spaces; none: never)\n"),
 	N_("  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
 	   "                      high-contrast, or a theme file\n"),
 	N_("  --demo              watch a temporary plog tree with a realistic,\n"
@@ -132,7 +137,7 @@ enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
        OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
        OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO,
-       OPT_STATE, OPT_RESUME };
+       OPT_STATE, OPT_RESUME, OPT_JOB, OPT_NPU_SMI };
 
 static const char version_text[] = N_(
 "Copyright the plogtop authors.\n"
@@ -165,6 +170,8 @@ static const struct option long_options[] = {
 	{ "hello", no_argument, NULL, OPT_HELLO },
 	{ "state", required_argument, NULL, OPT_STATE },
 	{ "resume", required_argument, NULL, OPT_RESUME },
+	{ "job", required_argument, NULL, OPT_JOB },
+	{ "npu-smi", required_argument, NULL, OPT_NPU_SMI },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -345,6 +352,12 @@ static const char **word_option(struct options *o, int c, const char **what)
 	case OPT_PROM_FILE:
 		*what = N_("--prom-file needs a path:");
 		return &o->prom_file;
+	case OPT_JOB:
+		*what = N_("--job needs a label:");
+		return &o->job;
+	case OPT_NPU_SMI:
+		*what = N_("--npu-smi needs a command (or none):");
+		return &o->npu_smi;
 	default:
 		return NULL;
 	}

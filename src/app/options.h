@@ -41,6 +41,8 @@ struct options {
 	int hello;			/* --hello: the stream's header */
 	const char *state_file;		/* --state */
 	const char *resume_file;	/* --resume: a cursor, "-": stdin */
+	const char *job;		/* --job: local processes' job label */
+	const char *npu_smi;		/* --npu-smi: NULL: npu-smi on PATH */
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was

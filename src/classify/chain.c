@@ -6,6 +6,7 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -103,6 +104,20 @@ void chain_touch(struct classifier *c, struct chain *ch)
 	dlist_push_back(&c->lru, &ch->lru);
 }
 
+/* A screen block whose lines name no device takes the one its file's
+ * output stated last (llama.cpp's "current device: 3" before it). */
+static void file_device(const struct classifier *c, struct chain *ch)
+{
+	char buf[24];
+	long dev;
+
+	if (!ch->screen || incident_field(ch->inc, "device_id") ||
+	    (dev = fact_file_device(c, ch->file)) < 0)
+		return;
+	snprintf(buf, sizeof buf, "%ld", dev);
+	incident_set_field(ch->inc, "device_id", buf, strlen(buf));
+}
+
 void chain_close_at(struct classifier *c, size_t i)
 {
 	struct chain *ch = c->open[i];
@@ -117,6 +132,7 @@ void chain_close_at(struct classifier *c, size_t i)
 	if (code != CODE_NONE) {
 		struct incident *inc = ch->inc;
 		chain_capture_fields(c, ch);
+		file_device(c, ch);
 		ch->inc = NULL;
 		finish_incident(ch, inc, code);
 		c->emit(c->ctx, inc);

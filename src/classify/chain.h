@@ -129,6 +129,15 @@ struct tombstone {
 
 #define TOMBSTONES 64
 
+/* The device the captured output of a file last stated, for its later
+ * incidents whose lines name none.  A few files at once: a table of
+ * FILE_DEVICES, the oldest written over. */
+#define FILE_DEVICES 64
+struct file_device {
+	const char *file;	/* interned */
+	long device;
+};
+
 struct classifier {
 	struct ruleset *rs;
 	incident_fn emit;
@@ -157,6 +166,10 @@ struct classifier {
 	struct facts facts;	/* of the record being fed */
 	struct facts deferred;	/* of a closing incident's lines */
 	unsigned long long line_off;	/* of the line being fed */
+	fact_fn fact_emit;
+	void *fact_ctx;
+	struct file_device devs[FILE_DEVICES];
+	size_t ndevs;		/* written round robin */
 };
 
 
@@ -183,6 +196,11 @@ int chain_has_role(const struct facts *f, enum role r);
 void chain_keep_captures(struct seen *sn, const struct facts *f);
 void chain_capture_fields(struct classifier *c, struct chain *ch);
 void chain_normalise_inner_code(struct incident *inc);
+
+/* factread.c */
+void fact_read(struct classifier *c, const struct record *rec);
+/* The device the file's output stated last, or -1. */
+long fact_file_device(const struct classifier *c, const char *file);
 
 /* chain_index.c */
 uint32_t chain_hash(const char *s, size_t n);

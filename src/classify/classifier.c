@@ -221,12 +221,27 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 		sweep(c);
 }
 
+void classifier_set_facts(struct classifier *c, fact_fn fn, void *ctx)
+{
+	c->fact_emit = fn;
+	c->fact_ctx = ctx;
+}
+
+void classifier_feed_facts(struct classifier *c, const struct record *rec)
+{
+	fact_read(c, rec);
+}
+
 void classifier_feed(struct classifier *c, const struct record *rec)
 {
 	/* Screen output goes through screen_feed(): a line of it means
 	 * something only beside the blocks already open. */
 	if (rec->level == LEVEL_SCREEN)
 		return;
+	/* An ERROR record may say a fact too (fact rules of that level);
+	 * that changes nothing of its chain. */
+	if (!rec->late)
+		fact_read(c, rec);
 	chain_read_facts(c, rec);
 	if (rec->late)
 		feed_late(c, rec);

@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 
+#include "fact.h"
 #include "incident.h"
 #include "logtime.h"
 #include "plogline.h"
@@ -35,6 +36,8 @@ struct record {
 	 * (its writer paused between them): it joins the chain that record
 	 * went to, if that is still open. */
 	int late;
+	const char *module;	/* plog: the header's module, or NULL */
+	size_t modulelen;
 	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
 	unsigned long long off;	/* byte offset of its first line in file */
@@ -51,6 +54,20 @@ void classifier_free(struct classifier *c);
 
 /* Feeds a plog record; lines of screen output go through screenblock.h. */
 void classifier_feed(struct classifier *c, const struct record *rec);
+
+/* Facts (fact.h): fn is given each fact a record says, its strings
+ * valid during the call only.  Facts come from fact rules on every
+ * record of their levels; they never join, split or close a chain.
+ * Without fn, fact rules do not run. */
+typedef void (*fact_fn)(void *ctx, const struct fact *f);
+void classifier_set_facts(struct classifier *c, fact_fn fn, void *ctx);
+/* A record only fact rules may take (a plog record of another level
+ * than ERROR, or any line of captured output, given beside what
+ * screen_feed makes of it): its facts, and nothing else.  A device a
+ * line of captured output states (llama.cpp's "current device: 3") is
+ * also the device of the later incidents of that file whose lines name
+ * none (their field device_id). */
+void classifier_feed_facts(struct classifier *c, const struct record *rec);
 
 /* Closes every open chain: the end of the input. */
 void classifier_flush(struct classifier *c);

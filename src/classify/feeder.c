@@ -11,6 +11,8 @@
  * this many lines is something else. */
 #define MAX_CONTINUATION 16
 
+#define LEVEL_BIT_OF(l) (1u << (l))
+
 enum state { ST_NONE, ST_PENDING, ST_SKIPPED };
 
 struct feeder {
@@ -22,7 +24,8 @@ struct feeder {
 	int want_all;		/* every line matters, not only ERROR ones */
 	/* the ERROR record being assembled */
 	struct plog_header h;
-	struct strbuf raw, text, name, srcloc;
+	struct strbuf raw, text, name, srcloc, module;
+	unsigned fact_levels;	/* of the rules: ruleset_fact_levels */
 	unsigned long line;
 	unsigned long long off;	/* of the record's first line */
 	const char *recfile;
@@ -45,6 +48,7 @@ struct feeder *feeder_new(struct ruleset *rs, struct classifier *c)
 
 	f->rs = rs;
 	f->c = c;
+	f->fact_levels = ruleset_fact_levels(rs);
 	return f;
 }
 
@@ -56,6 +60,7 @@ void feeder_free(struct feeder *f)
 	sb_free(&f->text);
 	sb_free(&f->name);
 	sb_free(&f->srcloc);
+	sb_free(&f->module);
 	screen_line_free(&f->sl);
 	free(f);
 }
@@ -68,6 +73,7 @@ void feeder_trim(struct feeder *f)
 	sb_free(&f->text);
 	sb_free(&f->name);
 	sb_free(&f->srcloc);
+	sb_free(&f->module);
 }
 
 void feeder_set_file(struct feeder *f, const char *file, enum file_kind kind)
@@ -97,6 +103,11 @@ const int *feeder_want_all(const struct feeder *f)
 	return &f->want_all;
 }
 
+const struct line_starts *feeder_line_starts(const struct feeder *f)
+{
+	return ruleset_fact_starts(f->rs);
+}
+
 
 void feeder_flush(struct feeder *f)
 {
@@ -114,6 +125,7 @@ void feeder_flush(struct feeder *f)
 			.file = f->recfile, .line = f->line,
 			.nlines = f->nlines, .prefix = "", .prefixlen = 0,
 			.off = f->off,
+			.module = sb_str(&f->module), .modulelen = f->module.len,
 		};
 		classifier_feed(f->c, &rec);
 	}
@@ -160,6 +172,8 @@ static void start_record(struct feeder *f, const char *line, size_t len,
 	sb_add(&f->text, line + h->msg, len - h->msg);
 	sb_reset(&f->name);
 	sb_add(&f->name, line + h->name.off, h->name.len);
+	sb_reset(&f->module);
+	sb_add(&f->module, line + h->module.off, h->module.len);
 	/* A place in the code is its module's: RUNTIME's stream.cc:412 and
 	 * ASCENDCL's are two places, and meeting the second is no repeat. */
 	sb_reset(&f->srcloc);
@@ -186,6 +200,58 @@ static void continue_record(struct feeder *f, const char *line, size_t len)
 	sb_add(&f->text, line, len);
 }
 
+/* A plog record of a level only fact rules see (its header parsed in
+ * h, lead bytes before it): its facts, nothing else.  It is never a
+ * record of a chain, and what it continues on header-less lines is not
+ * read. */
+static void fact_record(struct feeder *f, const char *line, size_t len,
+			size_t lead, const struct plog_header *h,
+			unsigned long lineno)
+{
+	const char *p = line + lead;
+	struct record rec = {
+		.text = p + h->msg, .len = len - lead - h->msg,
+		.raw = line, .rawlen = len, .level = h->level,
+		.pid = h->pid, .tid = h->tid,
+		.name = p + h->name.off, .namelen = h->name.len,
+		.time = h->time, .file = f->file, .line = lineno, .nlines = 1,
+		.module = p + h->module.off, .modulelen = h->module.len,
+		.prefix = "", .off = classifier_line_off(f->c),
+	};
+
+	classifier_feed_facts(f->c, &rec);
+}
+
+/* A plog line of another level than ERROR: it ends the record above;
+ * a fact rule may take it (the cheap test of the rules' literals first,
+ * then the header). */
+static void other_level(struct feeder *f, const char *line, size_t len,
+			size_t lead, enum plog_level level,
+			const struct plog_header *parsed, unsigned long lineno)
+{
+	struct plog_header h;
+
+	feeder_flush(f);
+	set_state(f, ST_SKIPPED);
+	if (!(f->fact_levels & LEVEL_BIT_OF(level)))
+		return;
+	/* The message is after the header's "MODULE(PID,NAME):STAMP ":
+	 * the test need not look at the header. */
+	const char *p = line + lead, *end = line + len;
+	const char *close = memchr(p, ')', (size_t)(end - p));
+	const char *sp = close ? memchr(close, ' ', (size_t)(end - close)) : NULL;
+	if (sp)
+		p = sp;
+	if (!ruleset_fact_maybe(f->rs, level, p, (size_t)(end - p)))
+		return;
+	if (!parsed) {
+		if (!plog_parse(line + lead, len - lead, &h))
+			return;
+		parsed = &h;
+	}
+	fact_record(f, line, len, lead, parsed, lineno);
+}
+
 /* A line that starts with a plog header (after lead bytes already
  * skipped).  Returns 0 if it is not one. */
 static int plog_line(struct feeder *f, const char *line, size_t len,
@@ -196,8 +262,7 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 	if (!plog_parse(line + lead, len - lead, &h))
 		return 0;
 	if (h.level != LEVEL_ERROR) {
-		feeder_flush(f);
-		set_state(f, ST_SKIPPED);
+		other_level(f, line, len, lead, h.level, &h, lineno);
 		return 1;
 	}
 	h.msg += lead;
@@ -231,6 +296,22 @@ static int prefixed_plog_line(struct feeder *f, const char *line, size_t len,
 	return 0;
 }
 
+/* What a line of captured output says as facts, beside what it is to
+ * the blocks (screen_feed). */
+static void screen_facts(struct feeder *f, const char *line, size_t len,
+			 unsigned long lineno)
+{
+	if (!(f->fact_levels & LEVEL_BIT_OF(LEVEL_SCREEN)) ||
+	    !ruleset_fact_maybe(f->rs, LEVEL_SCREEN, line, len))
+		return;
+	struct record rec = {
+		.text = line, .len = len, .raw = line, .rawlen = len,
+		.level = LEVEL_SCREEN, .file = f->file, .line = lineno,
+		.nlines = 1, .prefix = "", .off = classifier_line_off(f->c),
+	};
+	classifier_feed_facts(f->c, &rec);
+}
+
 /* A header-less line of captured output: part of a screen-print block,
  * a plog line behind a prefix, or the continuation of a plog record. */
 static void mixed_line(struct feeder *f, const char *line, size_t len,
@@ -240,6 +321,7 @@ static void mixed_line(struct feeder *f, const char *line, size_t len,
 
 	if (prefixed_plog_line(f, line, len, lineno))
 		return;
+	screen_facts(f, line, len, lineno);
 	screen_scan(f->c, f->file, line, len, sl);
 	int pending = f->state == ST_PENDING;
 	if (sl->kind == SCREEN_END || sl->kind == SCREEN_NONE ||
@@ -269,8 +351,7 @@ void feeder_line(struct feeder *f, const char *line, size_t len,
 	/* The fast path: most lines are INFO or DEBUG records. */
 	if (len && line[0] == '[' && plog_peek_level(line, len, &level)) {
 		if (level != LEVEL_ERROR && f->kind == FILE_PLOG) {
-			feeder_flush(f);
-			set_state(f, ST_SKIPPED);
+			other_level(f, line, len, 0, level, NULL, lineno);
 			return;
 		}
 		if (plog_line(f, line, len, 0, lineno))

@@ -1,7 +1,9 @@
 /* Turns lines into records for the classifier: a plog line with the
  * header-less lines that continue it, or a line of screen output.  Only
- * ERROR records reach the rules; every other plog record is skipped after
- * a look at its first bytes, which is what keeps a scan fast. */
+ * ERROR records reach the chains' rules; every other plog record is
+ * skipped after a look at its first bytes, which is what keeps a scan
+ * fast, unless a fact rule may take it (its level, its module, then a
+ * literal of a fact rule in it): it then goes to the fact rules alone. */
 #ifndef PLOGTOP_FEEDER_H
 #define PLOGTOP_FEEDER_H
 
@@ -43,5 +45,9 @@ int feeder_pending_start(const struct feeder *f, unsigned long long *off,
 /* Points at a flag that is 0 while only ERROR lines can matter (see
  * struct linesplit's want_all). */
 const int *feeder_want_all(const struct feeder *f);
+/* The other line starts a plog file's lines need to matter: those of
+ * the levels and modules fact rules see (rules.h, struct line_starts;
+ * struct linesplit's starts). */
+const struct line_starts *feeder_line_starts(const struct feeder *f);
 
 #endif

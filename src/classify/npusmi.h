@@ -13,7 +13,8 @@
 #define NPU_PROCS_MAX 1024	/* process rows kept */
 
 struct npu_chip {
-	long npu, chip;		/* the "NPU" and "Chip" numbers */
+	long npu, chip;		/* the "NPU" and "Chip" numbers; chip -1:
+				 * an NPU row without its chip row */
 	char name[32];		/* "910B3", "310P3": as printed, cleaned */
 };
 

@@ -118,3 +118,220 @@ void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 				cand[l->rule] = 1;
 	}
 }
+
+/* ---- a few literals, with case ---- */
+
+/* The literals' first bytes (up to ANYLIT_FIRST distinct ones) find
+ * where one may start; a bitmap of their first four bytes, hashed, turns
+ * most of those places away before any compare. */
+#define ANYLIT_FIRST 4
+struct anylit {
+	char **v;
+	size_t *len;
+	size_t n;
+	int any;	/* a literal too short to look for was added */
+	unsigned char first[ANYLIT_FIRST];
+	size_t nfirst;	/* > ANYLIT_FIRST: too many, each literal alone */
+	uint32_t *head;	/* each literal's first four bytes */
+	size_t maxlen;
+	unsigned char vfirst[ANYLIT_FIRST][16];	/* each first byte, 16 times */
+	uint64_t key4[65536 / 64];
+};
+
+static uint32_t raw4(const char *s)
+{
+	uint32_t k;
+
+	memcpy(&k, s, 4);
+	return (k * 2654435761u) >> 16;
+}
+
+struct anylit *anylit_new(void)
+{
+	return xcalloc(1, sizeof(struct anylit));
+}
+
+void anylit_free(struct anylit *a)
+{
+	if (!a)
+		return;
+	for (size_t i = 0; i < a->n; i++)
+		free(a->v[i]);
+	free(a->v);
+	free(a->len);
+	free(a->head);
+	free(a);
+}
+
+/* Bytes too common to find a literal by: a literal is looked for by its
+ * first and last bytes, so it is cut of these at both ends (a part of a
+ * required literal is required too). */
+static int common_byte(char c)
+{
+	return c == ' ' || c == '=' || c == ',' || c == ':' || c == '[' ||
+	       c == '(' || c == ']' || c == ')';
+}
+
+void anylit_add(struct anylit *a, const char *lit)
+{
+	size_t n = strlen(lit);
+
+	while (n && common_byte(lit[0])) {
+		lit++;
+		n--;
+	}
+	while (n && common_byte(lit[n - 1]))
+		n--;
+	/* Its part from its first capital on, when four bytes or more are
+	 * left: a capital letter starts few places in a log's text ("start
+	 * to execute aclrtSetDevice" is looked for as "SetDevice"). */
+	for (size_t i = 0; i + 4 <= n; i++)
+		if (lit[i] >= 'A' && lit[i] <= 'Z') {
+			lit += i;
+			n -= i;
+			break;
+		}
+	if (n < 4) {
+		a->any = 1;	/* nothing to look for: every text may hold it */
+		return;
+	}
+	for (size_t i = 0; i < a->n; i++)
+		if (a->len[i] == n && memcmp(a->v[i], lit, n) == 0)
+			return;
+	a->v = xrealloc(a->v, (a->n + 1) * sizeof *a->v);
+	a->len = xrealloc(a->len, (a->n + 1) * sizeof *a->len);
+	a->v[a->n] = xstrndup(lit, n);
+	a->head = xrealloc(a->head, (a->n + 1) * sizeof *a->head);
+	memcpy(&a->head[a->n], lit, 4);
+	a->len[a->n++] = n;
+	size_t f = 0;
+	while (f < a->nfirst && f < ANYLIT_FIRST &&
+	       a->first[f] != (unsigned char)lit[0])
+		f++;
+	if (f == a->nfirst) {
+		if (f < ANYLIT_FIRST) {
+			a->first[f] = (unsigned char)lit[0];
+			memset(a->vfirst[f], lit[0], 16);
+		}
+		a->nfirst++;
+	}
+	if (n > a->maxlen)
+		a->maxlen = n;
+	uint32_t h = raw4(lit);
+	a->key4[h / 64] |= 1ull << (h % 64);
+}
+
+size_t anylit_count(const struct anylit *a)
+{
+	return a->n;
+}
+
+#if defined(__SSE2__)
+#include <emmintrin.h>
+
+/* Whether a literal starts at one of the sixteen positions of t (whose
+ * bytes are readable that far and a literal's length on): those whose
+ * byte is the literal's first and whose byte len-1 on is its last,
+ * then a compare of the rest; every literal on the block. */
+static int block_has(const struct anylit *a, const char *t)
+{
+	__m128i blk = _mm_loadu_si128((const __m128i *)(const void *)t);
+
+	for (size_t j = 0; j < a->n; j++) {
+		const char *lit = a->v[j];
+		size_t len = a->len[j];
+		__m128i b = _mm_loadu_si128((const __m128i *)(const void *)(t + len - 1));
+		unsigned mask = (unsigned)_mm_movemask_epi8(_mm_and_si128(
+			_mm_cmpeq_epi8(blk, _mm_set1_epi8(lit[0])),
+			_mm_cmpeq_epi8(b, _mm_set1_epi8(lit[len - 1]))));
+		while (mask) {
+			unsigned k = (unsigned)__builtin_ctz(mask);
+			if (memcmp(t + k + 1, lit + 1, len - 1) == 0)
+				return 1;
+			mask &= mask - 1;
+		}
+	}
+	return 0;
+}
+
+/* The same by the first bytes and the bitmap: t's sixteen positions
+ * whose byte is some literal's first, then whose four bytes hash to a
+ * literal's, then the compares. */
+static inline __m128i vfirst(const struct anylit *a, size_t f)
+{
+	return _mm_loadu_si128((const __m128i *)(const void *)a->vfirst[f]);
+}
+
+static inline int block_has_first(const struct anylit *a, const char *t)
+{
+	__m128i blk = _mm_loadu_si128((const __m128i *)(const void *)t);
+	__m128i eq = _mm_cmpeq_epi8(blk, vfirst(a, 0));
+
+	for (size_t f = 1; f < a->nfirst; f++)
+		eq = _mm_or_si128(eq, _mm_cmpeq_epi8(blk, vfirst(a, f)));
+	unsigned mask = (unsigned)_mm_movemask_epi8(eq);
+	if (!mask)
+		return 0;
+	while (mask) {
+		unsigned k = (unsigned)__builtin_ctz(mask);
+		uint32_t w, h;
+		memcpy(&w, t + k, 4);
+		h = (w * 2654435761u) >> 16;
+		if (a->key4[h / 64] >> (h % 64) & 1)
+			for (size_t j = 0; j < a->n; j++)
+				if (a->head[j] == w &&
+				    memcmp(t + k + 4, a->v[j] + 4,
+					   a->len[j] - 4) == 0)
+					return 1;
+		mask &= mask - 1;
+	}
+	return 0;
+}
+
+static inline int block_any(const struct anylit *a, const char *t)
+{
+	return a->nfirst <= ANYLIT_FIRST ? block_has_first(a, t)
+					 : block_has(a, t);
+}
+
+#define ANYLIT_PAD 512
+
+int anylit_scan(const struct anylit *a, const char *text, size_t n)
+{
+	size_t maxlen = a->maxlen, i = 0;
+	char pad[ANYLIT_PAD];
+
+	if (a->any)
+		return 1;
+	if (!maxlen)
+		return 0;
+	for (; i + 16 + maxlen - 1 <= n; i += 16)
+		if (block_any(a, text + i))
+			return 1;
+	/* The last positions, from a copy padded with NUL bytes (no
+	 * literal holds one, so none matches across the end). */
+	size_t rest = n - i;
+	if (rest + 16 + maxlen > sizeof pad) {
+		for (size_t j = 0; j < a->n; j++)
+			if (memmem(text + i, rest, a->v[j], a->len[j]))
+				return 1;
+		return 0;
+	}
+	memcpy(pad, text + i, rest);
+	memset(pad + rest, 0, 16 + maxlen);
+	for (size_t k = 0; k < rest; k += 16)
+		if (block_any(a, pad + k))
+			return 1;
+	return 0;
+}
+#else
+int anylit_scan(const struct anylit *a, const char *text, size_t len)
+{
+	if (a->any)
+		return 1;
+	for (size_t i = 0; i < a->n; i++)
+		if (memmem(text, len, a->v[i], a->len[i]))
+			return 1;
+	return 0;
+}
+#endif

@@ -55,6 +55,9 @@ void rule_free(struct rule *r)
 	for (size_t i = 0; i < r->nsamples; i++)
 		free(r->samples[i].text);
 	free(r->samples);
+	for (size_t i = 0; i < r->nmodules; i++)
+		free(r->modules[i]);
+	free(r->bad_level);
 	free(r);
 }
 
@@ -68,6 +71,14 @@ void ruleset_free(struct ruleset *rs)
 	rule_index_free(&rs->names);
 	prefilter_free(rs->prefilter);
 	free(rs->cand);
+	free(rs->line_rules);
+	free(rs->field_rules);
+	prefilter_free(rs->fact_pf);
+	anylit_free(rs->fact_lits);
+	anylit_free(rs->fact_screen_lits);
+	free(rs->fact_cand);
+	for (size_t i = 0; i < FACT_STARTS_MAX; i++)
+		free(rs->start_text[i]);
 	pcre2_match_data_free(rs->md);
 	pcre2_match_context_free(rs->mctx);
 	lognames_free(rs->files);
@@ -256,10 +267,24 @@ static void build_prefilters(struct ruleset *rs)
 	rs->prefilter = prefilter_new(rs->n);
 	for (size_t i = 0; i < rs->n; i++)
 		if (rs->rules[i]->stage != STAGE_FIELDS &&
+		    rs->rules[i]->stage != STAGE_FACT &&
 		    rs->rules[i]->info.role != ROLE_PREFIX)
 			prefilter_add(rs->prefilter, i, rs->rules[i]->pattern);
 	free(rs->cand);
 	rs->cand = xcalloc(rs->n ? rs->n : 1, 1);
+	free(rs->line_rules);
+	free(rs->field_rules);
+	rs->line_rules = xcalloc(rs->n ? rs->n : 1, sizeof *rs->line_rules);
+	rs->field_rules = xcalloc(rs->n ? rs->n : 1, sizeof *rs->field_rules);
+	rs->nline_rules = rs->nfield_rules = 0;
+	for (size_t i = 0; i < rs->n; i++) {
+		const struct rule *r = rs->rules[i];
+		if (r->stage == STAGE_FIELDS)
+			rs->field_rules[rs->nfield_rules++] = i;
+		else if (r->stage != STAGE_FACT && r->info.role != ROLE_PREFIX)
+			rs->line_rules[rs->nline_rules++] = i;
+	}
+	fact_build(rs);
 }
 
 void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n)
@@ -302,7 +327,7 @@ static int picked(const struct ruleset *rs, size_t i, enum pick how,
 {
 	const struct rule *r = rs->rules[i];
 
-	if (!(r->levels & LEVEL_BIT(level)))
+	if (!(r->levels & LEVEL_BIT(level)) || r->stage == STAGE_FACT)
 		return 0;
 	switch (how) {
 	case PICK_ROLE:
@@ -320,8 +345,14 @@ static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 			rule_fn on_rule, capture_fn cap, void *ctx)
 {
 	int hits = 0;
+	/* Lines and fields: only their rules; roles: every rule. */
+	const size_t *only = how == PICK_LINE ? rs->line_rules
+			   : how == PICK_FIELDS ? rs->field_rules : NULL;
+	size_t n = how == PICK_LINE ? rs->nline_rules
+		 : how == PICK_FIELDS ? rs->nfield_rules : rs->n;
 
-	for (size_t i = 0; i < rs->n; i++) {
+	for (size_t k = 0; k < n; k++) {
+		size_t i = only ? only[k] : k;
 		struct rule *r = rs->rules[i];
 		if (!picked(rs, i, how, role, level) ||
 		    !rs_exec(rs, r, text, len, 0, 0))
@@ -389,7 +420,8 @@ void ruleset_prefix_process(struct ruleset *rs, const char *text,
 	for (size_t i = 0; i < rs->n; i++) {
 		struct rule *r = rs->rules[i];
 		size_t from = 0;
-		while (r->info.role == ROLE_PREFIX && from < len &&
+		while (r->info.role == ROLE_PREFIX && r->names_process &&
+		       from < len &&
 		       rs_exec(rs, r, text, len, from, 0)) {
 			PCRE2_SIZE *ov = pcre2_get_ovector_pointer(rs->md);
 			if (!best || ov[0] >= best_at) {
@@ -401,4 +433,45 @@ void ruleset_prefix_process(struct ruleset *rs, const char *text,
 	}
 	if (best && rs_exec(rs, best, text, len, best_at, PCRE2_ANCHORED))
 		report_captures(best, rs->md, text, cap, ctx);
+}
+
+/* Prefix rules that capture more than the process (a rank, the
+ * parallel indices of a worker's name): every such capture of each
+ * prefix rule's first match. */
+void ruleset_prefix_fields(struct ruleset *rs, const char *text, size_t len,
+			   capture_fn cap, void *ctx)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->info.role == ROLE_PREFIX &&
+		    rs_exec(rs, r, text, len, 0, 0))
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+}
+
+/* Fact rules: their line starts and literals are rules_facts.c. */
+int ruleset_match_facts(struct ruleset *rs, enum plog_level level,
+			const char *module, size_t modlen, const char *text,
+			size_t len, rule_fn on_rule, capture_fn cap,
+			void *ctx)
+{
+	int hits = 0;
+
+	if (!(rs->fact_levels & LEVEL_BIT(level)))
+		return 0;
+	prefilter_scan(rs->fact_pf, text, len, rs->fact_cand);
+	for (size_t i = 0; i < rs->n; i++) {
+		struct rule *r = rs->rules[i];
+		if (r->stage != STAGE_FACT || !rs->fact_cand[i] ||
+		    !(r->levels & LEVEL_BIT(level)) ||
+		    (module && !rule_takes_module(r, module, modlen)) ||
+		    !rs_exec(rs, r, text, len, 0, 0))
+			continue;
+		hits++;
+		if (on_rule)
+			on_rule(ctx, &r->info);
+		if (cap)
+			report_captures(r, rs->md, text, cap, ctx);
+	}
+	return hits;
 }

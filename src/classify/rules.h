@@ -41,6 +41,11 @@ struct rule_info {
 	enum resource resource;
 	enum cause cause;
 	int weight;
+	/* A fact rule (key "fact"): 1 + its enum fact_kind (fact.h); 0 for
+	 * every other rule.  Fact rules run on every record of their levels
+	 * (and modules), apart from chains: they never join, close or make
+	 * an incident. */
+	int fact;
 };
 
 /* Called for each named capture of a match. */
@@ -96,7 +101,44 @@ int ruleset_find(struct ruleset *rs, enum role role, enum plog_level level,
 void ruleset_prefix_process(struct ruleset *rs, const char *text,
 			    size_t len, capture_fn cap, void *ctx);
 
+/* Every capture but pid and name of each prefix rule that matches text
+ * (a line's prefix): rank, dp, tp, ep for the incident's fields. */
+void ruleset_prefix_fields(struct ruleset *rs, const char *text,
+			   size_t len, capture_fn cap, void *ctx);
+
 const char *role_name(enum role r);
+
+/* ---- fact rules (fact.h) ---- */
+
+/* The levels some fact rule applies to (bits 1 << enum plog_level). */
+unsigned ruleset_fact_levels(const struct ruleset *rs);
+/* The line starts a plog file's line must have for a fact rule to see
+ * it ("[EVENT] ASCENDCL(", "[INFO] ASCENDCL(", from the fact rules'
+ * levels and modules), besides ERROR lines: the line splitter gives
+ * out only those (linesplit.h).  first8/mask8: the first bytes of each
+ * as a little word, for a test of one compare; n is 0 without fact
+ * rules.  Valid while the set is. */
+#define FACT_STARTS_MAX 8
+struct line_starts {
+	size_t n;
+	const char *s[FACT_STARTS_MAX];
+	size_t len[FACT_STARTS_MAX];
+	unsigned long long first8[FACT_STARTS_MAX], mask8[FACT_STARTS_MAX];
+	int all;	/* too many to list: every line is wanted */
+};
+const struct line_starts *ruleset_fact_starts(const struct ruleset *rs);
+/* The cheap test before any fact pattern runs: whether text (a line, or
+ * the part of it where the message may be) holds one of the required
+ * literals of the fact rules of its level. */
+int ruleset_fact_maybe(const struct ruleset *rs, enum plog_level level,
+		       const char *text, size_t len);
+/* Runs the fact rules of this level (and of this module, a plog
+ * record's; NULL for screen output) on text: for each match on_rule,
+ * then cap for each named capture, as ruleset_match. */
+int ruleset_match_facts(struct ruleset *rs, enum plog_level level,
+			const char *module, size_t modlen, const char *text,
+			size_t len, rule_fn on_rule, capture_fn cap,
+			void *ctx);
 
 /* The message text of a line as rules see it: after the plog header, or
  * the whole line for screen output. */

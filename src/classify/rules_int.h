@@ -34,7 +34,10 @@ struct sample {
  * (and vetoes, and reported codes) on every line that a combined
  * prefilter lets through; plain fields only for chains that turned out to
  * be incidents. */
-enum stage { STAGE_ROLE, STAGE_EVIDENCE, STAGE_FIELDS };
+enum stage { STAGE_ROLE, STAGE_EVIDENCE, STAGE_FIELDS, STAGE_FACT };
+
+/* Modules a fact rule may name (its "modules" key). */
+#define RULE_MODULES_MAX 8
 
 struct rule {
 	struct rule_info info;
@@ -48,6 +51,12 @@ struct rule {
 	unsigned long class_line;	/* of the last code/resource/cause key */
 	struct sample *samples;
 	size_t nsamples;
+	/* Fact rules: the plog modules whose records they see (none: all). */
+	char *modules[RULE_MODULES_MAX];
+	size_t nmodules;
+	char *bad_level;		/* a level only fact rules may have */
+	unsigned long levels_line;
+	int names_process;		/* prefix: captures pid or name */
 };
 
 /* Rules by name, for replacing and for duplicates in constant time:
@@ -67,7 +76,21 @@ struct ruleset {
 	unsigned long limit_hits;
 	struct prefilter *prefilter;	/* of the evidence rules */
 	unsigned char *cand;		/* scratch: the candidates of a line */
+	/* The rules ruleset_match_line and ruleset_match_fields try, by
+	 * index in load order: a line need not look at the others. */
+	size_t *line_rules, nline_rules;
+	size_t *field_rules, nfield_rules;
 	struct lognames *files;		/* [file NAME] sections: logname.h */
+	/* Fact rules: their levels, the line starts they need, and the
+	 * prefilter of their literals (fact_any: one has none). */
+	unsigned fact_levels;
+	struct line_starts starts;
+	char *start_text[FACT_STARTS_MAX];
+	struct prefilter *fact_pf;
+	/* ruleset_fact_maybe's: of rules of plog levels, of SCREEN ones */
+	struct anylit *fact_lits, *fact_screen_lits;
+	unsigned char *fact_cand;
+	int fact_any;
 };
 
 /* Compiles a pattern as every rule is compiled (UTF, invalid UTF
@@ -82,6 +105,11 @@ int rule_exec(const pcre2_code *re, const char *text, size_t len,
 	      pcre2_match_context *mc);
 
 void rule_free(struct rule *r);
+/* rules_facts.c: the fact rules' levels, line starts and literals, made
+ * again when rules are installed. */
+void fact_build(struct ruleset *rs);
+/* Whether a fact rule sees records of this module. */
+int rule_takes_module(const struct rule *r, const char *module, size_t len);
 int role_from_name(const char *s);	/* -1 when unknown */
 
 /* The position of name in rules[] through ix, or (size_t)-1. */

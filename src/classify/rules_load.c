@@ -11,6 +11,7 @@
 
 #include "i18n.h"
 #include "fileio.h"
+#include "fact.h"
 #include "logname.h"
 #include "rules_int.h"
 #include "xalloc.h"
@@ -88,7 +89,10 @@ static char *trim(char *s)
 	return s;
 }
 
-static int parse_levels(struct loader *ld, const char *v, unsigned *out)
+/* Every level is a name here; only fact rules may use those other than
+ * ERROR and SCREEN (check_consistency says so), since only ERROR
+ * records and screen output reach the other rules. */
+static int parse_levels(struct loader *ld, struct rule *r, const char *v)
 {
 	static const struct {
 		const char *name;
@@ -108,20 +112,41 @@ static int parse_levels(struct loader *ld, const char *v, unsigned *out)
 		for (i = 0; i < NAMES(names); i++)
 			if (strcmp(names[i].name, tok) == 0)
 				break;
-		if (i == NAMES(names) || (names[i].level != LEVEL_ERROR &&
-					  names[i].level != LEVEL_SCREEN)) {
+		if (i == NAMES(names)) {
 			fail(ld, ld->lineno, _("level '%s' cannot be used: only "
 			     "ERROR records and SCREEN output reach the rules"),
 			     tok);
 			free(copy);
 			return -1;
 		}
+		if (names[i].level != LEVEL_ERROR &&
+		    names[i].level != LEVEL_SCREEN && !r->bad_level)
+			r->bad_level = xstrdup(tok);
 		bits |= LEVEL_BIT(names[i].level);
 	}
 	free(copy);
 	if (!bits)
 		return fail(ld, ld->lineno, _("levels needs at least one level"));
-	*out = bits;
+	r->levels = bits;
+	r->levels_line = ld->lineno;
+	return 0;
+}
+
+/* modules = ASCENDCL RUNTIME: the plog modules a fact rule sees. */
+static int parse_modules(struct loader *ld, struct rule *r, const char *v)
+{
+	char *copy = xstrdup(v), *save = NULL;
+
+	for (char *tok = strtok_r(copy, " ,", &save); tok;
+	     tok = strtok_r(NULL, " ,", &save)) {
+		if (r->nmodules == RULE_MODULES_MAX) {
+			free(copy);
+			return fail(ld, ld->lineno, _("more than %d modules"),
+				    RULE_MODULES_MAX);
+		}
+		r->modules[r->nmodules++] = xstrdup(tok);
+	}
+	free(copy);
 	return 0;
 }
 
@@ -163,7 +188,16 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 				    _("weight must be a number from 1 to 100"));
 		r->info.weight = (int)w;
 	} else if (strcmp(key, "levels") == 0) {
-		return parse_levels(ld, v, &r->levels);
+		return parse_levels(ld, r, v);
+	} else if (strcmp(key, "fact") == 0) {
+		enum fact_kind k = fact_kind_from_name(v);
+		if (k == FACT_KIND_COUNT)
+			return fail(ld, ld->lineno, _("unknown fact '%s' (device, "
+				    "rank, create, created, destroyed or "
+				    "statistics)"), v);
+		r->info.fact = 1 + (int)k;
+	} else if (strcmp(key, "modules") == 0) {
+		return parse_modules(ld, r, v);
 	} else if (strcmp(key, "sample") == 0 || strcmp(key, "reject") == 0) {
 		r->samples = xrealloc(r->samples,
 				      (r->nsamples + 1) * sizeof *r->samples);
@@ -172,8 +206,8 @@ static int set_key(struct loader *ld, const char *key, const char *v)
 		};
 	} else {
 		return fail(ld, ld->lineno, _("unknown key '%s' (match, role, "
-			    "code, resource, cause, weight, levels, sample, "
-			    "reject)"), key);
+			    "code, resource, cause, weight, levels, fact, "
+			    "modules, sample, reject)"), key);
 	}
 	return 0;
 }
@@ -185,6 +219,17 @@ static int check_consistency(struct loader *ld, struct rule *r)
 
 	if (!r->pattern)
 		return fail(ld, r->line, _("rule '%s' has no match"), r->name);
+	if (r->bad_level && !r->info.fact)
+		return fail(ld, r->levels_line, _("level '%s' cannot be used: "
+			    "only ERROR records and SCREEN output reach the "
+			    "rules"), r->bad_level);
+	if (r->nmodules && !r->info.fact)
+		return fail(ld, r->line, _("rule '%s': modules is for fact "
+			    "rules only"), r->name);
+	if (r->info.fact && (r->info.role || code || r->info.cause))
+		return fail(ld, r->line, _("fact rule '%s' has no role, code "
+			    "or cause: it says what a process did, not why a "
+			    "call failed"), r->name);
 	if (res && code && code_of_resource(res) != code)
 		return fail(ld, r->class_line, _("resource %s belongs to %s"),
 			    resource_name(res), code_name(code_of_resource(res)));
@@ -235,6 +280,22 @@ static int prefilter_lists(const struct rule *r, const char *text,
 	return cand;
 }
 
+/* Whether a fact rule's modules take the sample's record. */
+static int module_applies(const struct rule *r, const char *text, size_t len,
+			  enum plog_level level)
+{
+	struct plog_header h;
+	size_t lead = 0;
+
+	if (!r->nmodules || level == LEVEL_SCREEN)
+		return 1;
+	while (lead < len && (text[lead] == ' ' || text[lead] == '\t'))
+		lead++;
+	if (!plog_parse(text + lead, len - lead, &h))
+		return 0;
+	return rule_takes_module(r, text + lead + h.module.off, h.module.len);
+}
+
 /* Samples are whole log lines: the rule sees them as it would in a log.
  * Each also goes through the match limits and the prefilter. */
 static int check_samples(struct loader *ld, struct rule *r)
@@ -249,7 +310,8 @@ static int check_samples(struct loader *ld, struct rule *r)
 		if (r->info.role != ROLE_PREFIX)
 			line_message(s->text, len, &off, &level);
 		int applies = r->info.role == ROLE_PREFIX ||
-			      (r->levels & LEVEL_BIT(level));
+			      ((r->levels & LEVEL_BIT(level)) &&
+			       module_applies(r, s->text, len, level));
 		int hit = rule_exec(r->re, s->text + off, len - off, 0, 0, md,
 				    ld->mctx);
 		if (hit < 0)
@@ -277,16 +339,22 @@ static int check_samples(struct loader *ld, struct rule *r)
 	return rc;
 }
 
+static int captures_name(const struct rule *r, const char *name)
+{
+	int n = pcre2_substring_number_from_name(r->re, (PCRE2_SPTR)name);
+
+	return n >= 0 || n == PCRE2_ERROR_NOUNIQUESUBSTRING;
+}
+
 static int captures_reported(const struct rule *r)
 {
-	return pcre2_substring_number_from_name(r->re,
-		(PCRE2_SPTR)"reported") >= 0 ||
-	       pcre2_substring_number_from_name(r->re,
-		(PCRE2_SPTR)"reported") == PCRE2_ERROR_NOUNIQUESUBSTRING;
+	return captures_name(r, "reported");
 }
 
 static enum stage stage_of(const struct rule *r)
 {
+	if (r->info.fact)
+		return STAGE_FACT;
 	if (r->info.role == ROLE_VETO)
 		return STAGE_EVIDENCE;
 	if (r->info.role != ROLE_NONE)
@@ -309,6 +377,7 @@ static int finish_rule(struct loader *ld)
 		return -1;
 	}
 	r->stage = stage_of(r);
+	r->names_process = captures_name(r, "pid") || captures_name(r, "name");
 	if (check_samples(ld, r)) {
 		rule_free(r);
 		return -1;

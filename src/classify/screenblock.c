@@ -263,8 +263,8 @@ static int goes_on(const struct chain *ch, int heading, const char *code)
 	return heading && strcmp(ch->hcode, code) == 0;
 }
 
-static void open_line(struct classifier *c, const struct record *rec,
-		      int heading)
+static struct chain *open_line(struct classifier *c, const struct record *rec,
+			       int heading)
 {
 	char code[8] = "";
 	size_t i;
@@ -288,6 +288,7 @@ static void open_line(struct classifier *c, const struct record *rec,
 		ch->reported_w = code[0] ? INT_MAX : 0;
 	}
 	ch->heading |= heading;
+	return ch;
 }
 
 static void body_line(struct classifier *c, struct chain *ch,
@@ -348,6 +349,18 @@ static void on_prefix_capture(void *ctx, const char *name, const char *value,
 	}
 }
 
+/* What else a prefix says (a rank, a worker's parallel indices): the
+ * block's fields, the first value winning. */
+static void on_prefix_field(void *ctx, const char *name, const char *value,
+			    size_t len)
+{
+	struct incident *inc = ctx;
+
+	if (strcmp(name, "pid") != 0 && strcmp(name, "name") != 0 &&
+	    !incident_field(inc, name))
+		incident_set_field(inc, name, value, len);
+}
+
 void screen_feed(struct classifier *c, const struct screen_line *sl,
 		 const char *file, const char *line, size_t len,
 		 unsigned long lineno)
@@ -369,7 +382,10 @@ void screen_feed(struct classifier *c, const struct screen_line *sl,
 		rec.pid = pp.pid;
 		rec.name = pp.name;
 		rec.namelen = pp.namelen;
-		open_line(c, &rec, sl->kind == SCREEN_HEADING);
+		ch = open_line(c, &rec, sl->kind == SCREEN_HEADING);
+		if (sl->off)
+			ruleset_prefix_fields(c->rs, line, sl->off,
+					      on_prefix_field, ch->inc);
 		return;
 	}
 	if (sl->kind == SCREEN_HEADLESS) {

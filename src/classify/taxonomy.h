@@ -96,6 +96,16 @@
 #define TAX_KEY_PROCESS "process"
 /* The prom series of incidents, labelled by the keys above. */
 #define TAX_PROM_INCIDENTS "plogtop_incidents_total"
+/* A device's label: npu-exporter's name for the NPU, so that a query
+ * joins its per-NPU metrics on the node and id; id_kind="logical" only
+ * when id is the id a process logged, not a physical NPU (no evidence
+ * of the map), which no npu-exporter series matches. */
+#define TAX_KEY_NPU "id"
+#define TAX_KEY_ID_KIND "id_kind"
+#define TAX_ID_KIND_LOGICAL "logical"
+/* The prom gauges per device (prom_device.c). */
+#define TAX_PROM_DEVICE_HELD "plogtop_device_resources_held"
+#define TAX_PROM_DEVICE_FAILING "plogtop_device_failing_processes"
 
 #define TAX_ENUM_CODE(id, ...) CODE_##id,
 #define TAX_ENUM_RES(id, ...) RES_##id,

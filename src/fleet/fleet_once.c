@@ -13,6 +13,7 @@
 
 #include "fleet_int.h"
 #include "i18n.h"
+#include "ident.h"
 #include "jsonparse.h"
 #include "report_json_read.h"
 #include "sanitize.h"
@@ -94,8 +95,19 @@ static void on_scan(void *ctx, const struct scan_part *sp)
 	model_merge_scan(fo->fl->m, sp, mh->name);
 }
 
+/* A leak the host found by the statistics: its fact, this side's model
+ * keeps the ledger (report_json_read.h). */
+static void on_fact(void *ctx, const struct fact *f)
+{
+	struct fleet_once *fo = ctx;
+	struct fact g = *f;
+
+	g.host = fo->fh->mh->name;
+	model_fact(fo->fl->m, &g);
+}
+
 static const struct snapshot_read_ops read_ops = {
-	on_incident, on_bad_claim, on_scan,
+	on_incident, on_bad_claim, on_scan, on_fact,
 };
 
 void fleet_once_begin(struct fleet *fl, struct fleet_host *fh)

@@ -1,12 +1,14 @@
-/* Identities and ledgers (ident.h).  A placeholder the model's part of
- * issue 16 fills in: it keeps nothing yet. */
+/* Identities (ident.h): the table by host, pid and name, its bound, and
+ * the names of what a ledger keeps. */
 #include "config.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#include "ident.h"
-#include "model.h"
+#include "ident_int.h"
+#include "model_int.h"
+#include "procenv.h"
+#include "xalloc.h"
 
 enum resource ledger_resource(enum ledger_res r)
 {
@@ -35,70 +37,364 @@ const char *phys_from_name(enum phys_from f)
 	return f == PHYS_ENVIRON ? "environ" : f == PHYS_NPU_SMI ? "npu-smi" : "";
 }
 
-unsigned long long ledger_held(const struct ledger *l)
-{
-	return l->created > l->destroyed ? l->created - l->destroyed : 0;
-}
-
 void idents_init(struct idents *ids)
 {
 	memset(ids, 0, sizeof *ids);
+	ids->read_env = procenv_read;
+	/* Tests give a tree of fake environments (liveness still asks the
+	 * real /proc whether the pid runs). */
+	ids->proc_root = procenv_root();
+}
+
+static void ident_free(struct ident *id)
+{
+	free(id->name);
+	free(id->job);
+	free(id->job_file);
+	free(id->dev);
+	free(id);
 }
 
 void idents_free(struct idents *ids)
 {
+	for (size_t i = 0; i < ids->n; i++)
+		ident_free(ids->v[i]);
 	free(ids->v);
+	htab_free(&ids->index);
+	free(ids->npu);
 	memset(ids, 0, sizeof *ids);
 }
 
-void model_fact(struct model *m, const struct fact *f)
+/* ---- the index ---- */
+
+/* Hashed by host and pid only: every name of one pid is in one bucket,
+ * so that a pid-only block finds them all (ident_name_by_pid). */
+static size_t key_hash(const struct model_host *host, long pid)
 {
-	(void)m;
-	(void)f;
+	return model_pid_hash(host, pid);
 }
 
-void model_ident_incident(struct model *m, struct incident *inc)
+#define PID_PROC(n) ((struct process *)(void *)((char *)(n) - \
+		     offsetof(struct process, pid_node)))
+
+/* The bucket of (host, pid) in t, or NULL. */
+static struct hnode *bucket(const struct htab *t, size_t h)
 {
-	(void)m;
-	(void)inc;
+	return t->nb ? t->b[h & (t->nb - 1)] : NULL;
 }
+
+struct process *ident_row(const struct model *m,
+			  const struct model_host *host, long pid,
+			  const char *name)
+{
+	size_t h = key_hash(host, pid);
+
+	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+		struct process *p = PID_PROC(n);
+		if (n->hash == h && p->host == host && p->pid == pid &&
+		    strcmp(p->name, name) == 0)
+			return p;
+	}
+	return NULL;
+}
+
+struct ikey {
+	const struct model_host *host;
+	long pid;
+	const char *name;
+};
+
+static int ident_eq(const struct hnode *n, const void *key)
+{
+	const struct ident *id = (const struct ident *)n;
+	const struct ikey *k = key;
+
+	return id->host == k->host && id->pid == k->pid &&
+	       strcmp(id->name, k->name) == 0;
+}
+
+struct ident *ident_find(const struct model *m,
+			 const struct model_host *host, long pid,
+			 const char *name)
+{
+	struct ikey k = { host, pid, name ? name : "" };
+
+	return (struct ident *)htab_find(&m->idents.index,
+					 key_hash(host, pid), ident_eq, &k);
+}
+
+static logtime_t distance(logtime_t a, logtime_t b)
+{
+	return a > b ? a - b : b - a;
+}
+
+/* Whether (name, last) is a better candidate than the best so far. */
+static int nearer(const char *name, logtime_t last, size_t order,
+		  const char *best, logtime_t best_last, size_t best_order,
+		  logtime_t t)
+{
+	if (!name[0])
+		return 0;
+	if (!best)
+		return 1;
+	if (t == LOGTIME_UNKNOWN || last == LOGTIME_UNKNOWN)
+		return t == LOGTIME_UNKNOWN && order > best_order;
+	return best_last == LOGTIME_UNKNOWN ||
+	       distance(last, t) < distance(best_last, t);
+}
+
+const char *ident_name_by_pid(const struct model *m,
+			      const struct model_host *host, long pid,
+			      logtime_t t)
+{
+	const char *best = NULL;
+	logtime_t best_last = LOGTIME_UNKNOWN;
+	size_t best_order = 0, h = key_hash(host, pid);
+
+	/* The identities (rows folded away included), then the rows (a
+	 * process that taught nothing has no identity). */
+	for (struct hnode *n = bucket(&m->idents.index, h); n; n = n->next) {
+		const struct ident *id = (const struct ident *)n;
+		if (n->hash == h && id->host == host && id->pid == pid &&
+		    nearer(id->name, id->last, id->seq, best, best_last,
+			   best_order, t)) {
+			best = id->name;
+			best_last = id->last;
+			best_order = id->seq;
+		}
+	}
+	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+		const struct process *p = PID_PROC(n);
+		if (n->hash == h && p->host == host && p->pid == pid &&
+		    (!best || strcmp(best, p->name) != 0) &&
+		    nearer(p->name, p->last, p->id, best, best_last,
+			   best_order, t)) {
+			best = p->name;
+			best_last = p->last;
+			best_order = p->id;
+		}
+	}
+	return best;
+}
+
+/* ---- the bound ---- */
+
+static void remove_at(struct idents *ids, size_t i)
+{
+	struct ident *id = ids->v[i];
+
+	htab_remove(&ids->index, &id->node);
+	memmove(ids->v + i, ids->v + i + 1,
+		(ids->n - i - 1) * sizeof *ids->v);
+	ids->n--;
+	ident_free(id);
+}
+
+static void drop_at(struct idents *ids, size_t i)
+{
+	remove_at(ids, i);
+	ids->dropped++;
+}
+
+int ident_worth_keeping(const struct ident *id)
+{
+	if (id->ndevices || ident_has_finding(id))
+		return 1;
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		if (id->ledger[r].from != LEDGER_NONE)
+			return 1;
+	/* What the environment or the logs said of its rank and job. */
+	return id->rank >= 0;
+}
+
+/* v is in the order first seen, and seq grows with it. */
+void ident_drop(struct model *m, struct ident *id)
+{
+	struct idents *ids = &m->idents;
+	size_t lo = 0, hi = ids->n;
+
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+		if (ids->v[mid]->seq < id->seq)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ids->n && ids->v[lo] == id)
+		remove_at(ids, lo);
+}
+
+/* At IDENT_MAX, the oldest whose process is gone (no row, not known to
+ * run) and that has no finding goes; failing that, the oldest without a
+ * row.  When every one has a row (--once keeps every process), none
+ * goes: the table is as big as the model's. */
+static void make_room(struct idents *ids)
+{
+	/* After a search that found none, the next waits for 1,024 more:
+	 * --once with a million processes does not search at each. */
+	if (ids->n < IDENT_MAX || (ids->full_n && ids->n < ids->full_n + 1024))
+		return;
+	for (size_t i = 0; i < ids->n; i++) {
+		const struct ident *id = ids->v[i];
+		if (!id->proc && !id->alive && !ident_has_finding(id)) {
+			drop_at(ids, i);
+			return;
+		}
+	}
+	for (size_t i = 0; i < ids->n; i++) {
+		if (!ids->v[i]->proc) {
+			drop_at(ids, i);
+			return;
+		}
+	}
+	ids->full_n = ids->n;
+}
+
+static void init_ident(struct ident *id)
+{
+	id->device = id->phys = id->host_pid = id->smi_npu = IDENT_UNKNOWN;
+	id->rank = id->local_rank = id->world_size = IDENT_UNKNOWN;
+	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
+	id->first = id->last = LOGTIME_UNKNOWN;
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		id->ledger[r].warm_span = -1;
+}
+
+struct ident *ident_get(struct model *m, struct model_host *host, long pid,
+			const char *name, logtime_t t)
+{
+	struct idents *ids = &m->idents;
+	struct ident *id = ident_find(m, host, pid, name);
+
+	if (!id) {
+		make_room(ids);
+		id = xcalloc(1, sizeof *id);
+		init_ident(id);
+		id->host = host;
+		id->pid = pid;
+		id->name = xstrdup(name ? name : "");
+		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
+		id->node.hash = key_hash(host, pid);
+		htab_insert(&ids->index, &id->node);
+		id->proc = ident_row(m, host, pid, id->name);
+		if (ids->n == ids->cap) {
+			ids->cap = ids->cap ? 2 * ids->cap : 64;
+			ids->v = xrealloc(ids->v, ids->cap * sizeof *ids->v);
+		}
+		ids->v[ids->n++] = id;
+	}
+	ident_saw(id, t);
+	return id;
+}
+
+void ident_saw(struct ident *id, logtime_t t)
+{
+	if (t == LOGTIME_UNKNOWN)
+		return;
+	if (id->first == LOGTIME_UNKNOWN || t < id->first)
+		id->first = t;
+	if (id->last == LOGTIME_UNKNOWN || t > id->last)
+		id->last = t;
+}
+
+/* ---- jobs ---- */
+
+void ident_set_job(struct ident *id, const char *job)
+{
+	free(id->job);
+	id->job = xstrdup(job);
+	free(id->job_file);
+	id->job_file = NULL;
+}
+
+/* file lies under dir (a path prefix ending at a '/'). */
+static int under(const char *file, const char *dir)
+{
+	size_t len = strlen(dir);
+
+	while (len > 1 && dir[len - 1] == '/')
+		len--;
+	if (len == 1 && dir[0] == '/')
+		return file[0] == '/';
+	return strncmp(file, dir, len) == 0 &&
+	       (file[len] == '/' || file[len] == '\0');
+}
+
+/* A host's roots are HOST:PATH in the model's list. */
+static const char *root_path(const char *root, const struct model_host *h)
+{
+	if (!h)
+		return root;
+	size_t n = strlen(h->name);
+	if (strncmp(root, h->name, n) != 0 || root[n] != ':')
+		return NULL;
+	return root + n + 1;
+}
+
+void ident_find_job(struct model *m, struct ident *id, const char *file)
+{
+	if (id->job)
+		return;
+	if (!id->host && m->idents.job) {
+		ident_set_job(id, m->idents.job);
+		return;
+	}
+	if (!file)
+		return;
+	for (size_t i = 0; i < m->nroots; i++) {
+		const char *dir = root_path(m->roots[i], id->host);
+		if (dir && *dir && under(file, dir)) {
+			ident_set_job(id, m->roots[i]);
+			return;
+		}
+	}
+	/* A host's roots come with its report, after its incidents. */
+	if (id->host && !id->job_file)
+		id->job_file = xstrdup(file);
+}
+
+void model_idents_roots(struct model *m)
+{
+	for (size_t i = 0; i < m->idents.n; i++) {
+		struct ident *id = m->idents.v[i];
+		if (!id->job && id->job_file) {
+			char *file = id->job_file;
+			id->job_file = NULL;
+			ident_find_job(m, id, file);
+			free(file);
+		}
+	}
+}
+
+void model_set_job(struct model *m, const char *job)
+{
+	m->idents.job = job;
+	for (size_t i = 0; job && i < m->idents.n; i++)
+		if (!m->idents.v[i]->host)
+			ident_set_job(m->idents.v[i], job);
+}
+
+/* ---- what the rest of plogtop reads ---- */
 
 const struct ident *model_ident(const struct model *m,
 				const struct process *p)
 {
-	(void)m;
-	(void)p;
-	return NULL;
+	return ident_find(m, p->host, p->pid, p->name);
+}
+
+const struct ident *model_ident_find(const struct model *m,
+				     const char *host, long pid,
+				     const char *name)
+{
+	const struct model_host *h = host ? model_host_find(m, host) : NULL;
+
+	if (host && !h)
+		return NULL;
+	return ident_find(m, h, pid, name);
 }
 
 size_t model_idents(const struct model *m, const struct ident *const **out)
 {
 	*out = (const struct ident *const *)m->idents.v;
 	return m->idents.n;
-}
-
-size_t model_devices(const struct model *m, struct device_row **out)
-{
-	(void)m;
-	*out = NULL;
-	return 0;
-}
-
-void model_devices_free(struct device_row *v, size_t n)
-{
-	(void)n;
-	free(v);
-}
-
-void model_set_job(struct model *m, const char *job)
-{
-	m->idents.job = job;
-}
-
-void model_set_npu(struct model *m, const struct npu_table *t,
-		   unsigned long long now_ms)
-{
-	(void)m;
-	(void)t;
-	(void)now_ms;
 }

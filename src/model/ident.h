@@ -3,26 +3,84 @@
  * destroyed, learnt from facts (src/classify/fact.h), from its
  * incidents' fields, from its environment while it runs (procenv.h) and
  * from npu-smi (src/classify/npusmi.h).  Kept per (host, pid, name), for
- * processes with or without incidents, and kept when the model folds the
- * process away (a leak finding outlives its row).  Bounded: counters,
+ * processes with or without incidents, made when there is something to
+ * learn (a fact; an incident whose lines name a device, a rank or dp/tp/
+ * ep, or whose host's report said them; a live local process, whose
+ * environment may say them): a process that only failed has none
+ * (model_ident gives NULL), so a flood of one-off pids costs no identity
+ * each.  Kept when the model folds the process away if it knows a
+ * device, a rank, a ledger or a leak (a leak finding outlives its row);
+ * one that knew nothing more goes with its row.  Bounded: counters,
  * never lines; at most IDENT_MAX identities (the oldest quiet one
  * without a finding goes first).
  *
  * Rules (plogtop(1), "IDENTITY AND LEDGER"):
+ *  - identity: (host, pid, name).  A block with a pid and no name
+ *    (captured output: "[rank3]: EE1023: [PID: 200104]") is of the one
+ *    identity or process of that pid on that host (in what the model
+ *    holds: a process folded away with nothing learnt is forgotten);
+ *    when several programs had the
+ *    pid, of the one whose last line is nearest in time to the block's
+ *    (without a time, the one seen last); with none, its own ("").
+ *    Read before its process (the captured output before the plog
+ *    files), it stays a row of its own, and what it taught (rank,
+ *    device) goes to the first named identity of that pid, when that
+ *    is the only named one.
  *  - device: a process keeps the device it set until it sets another;
- *    an incident whose own lines name none takes its process's.
- *  - physical NPU: only on evidence (the process's visible-device map
- *    from /proc/PID/environ while it runs, npu-smi's process table);
- *    co-tenancy is claimed on physical evidence, or "same logical id, no
- *    device map" when no process involved has a map.
- *  - ledger: creates that did not fail, destroys counted once (ACL's
- *    own lines only), held never below zero; "complete" is false when
- *    the process's earliest lines were not read (rotated away, read from
- *    a resume point).  The finalize statistics, when a process logged
- *    them, are the ledger ("from": statistics).
- *  - leak: statistics that end with applySucc > releaseSucc (streams,
- *    events), or a held count that rose in each of the last
- *    IDENT_LEAK_SPANS spans of IDENT_SPAN_MS after IDENT_WARMUP creates. */
+ *    an incident whose own lines name none (field device_id) takes its
+ *    process's (device_from "process"); unknown stays unknown.  The
+ *    incident's fields device_id, rank, dp, tp, ep teach the process.
+ *  - rank: the logs' (facts, the incident's field rank), else the
+ *    environment's RANK (also LOCAL_RANK, WORLD_SIZE) of a live one.
+ *  - job: --job for local processes; else MINDX_TASK_ID from the
+ *    environment of a live one; else the root (the top directory named
+ *    on the command line; a host's as HOST:PATH, known once its report
+ *    came) that the first file of it the model saw lies under.
+ *  - whose pid: plog's pid is the process's own namespace's.  Its
+ *    environment is read (once, after liveness_same_program) from
+ *    /proc/PID only when that entry's NSpid ends in PID; its host pid is
+ *    NSpid's first.  Without NSpid no log pid is matched to a host pid
+ *    (npu-smi's table is matched by host pid only).
+ *  - physical NPU: only on evidence (the process's visible-device map:
+ *    phys = map[device], "environ"; npu-smi's process table row of its
+ *    host pid: "npu-smi", which wins); co-tenancy is claimed on physical
+ *    evidence, or "same logical id, no device map" when no process
+ *    involved has a map (device_row.no_map).
+ *  - ledger (ident_ledger.c): streams and events count their "start to
+ *    execute" lines (ACL logs no success line for them) less the
+ *    failed-create incidents that follow (EE1023 whose api field is the
+ *    ACL or RUNTIME create; once per attempt: the captured output's copy
+ *    of a failure is not a second one); notifies count their success
+ *    lines.  A
+ *    destroy with nothing held is counted (destroyed, unmatched) but
+ *    held stays at zero.  The finalize statistics, when a process logged
+ *    them, are the ledger ("from": statistics, complete): created =
+ *    applySucc, destroyed = releaseSucc; later calls do not change it.
+ *  - complete (calls): ACL creates nothing before a device is set, so
+ *    a ledger is complete when its first create or destroy came after a
+ *    device fact of the process (its aclrtSetDevice line) was read, and
+ *    stays so until a destroy comes with nothing held (a create that was
+ *    never read).  A ledger whose first lines were rotated away or read
+ *    from a resume point has no set-device line before its creates, and
+ *    says "complete": false.  (A process that sets its device again
+ *    later in a file that survived rotation looks complete: the rule
+ *    errs that way only then.)
+ *  - trend: held at the end of each IDENT_SPAN_MS span of log time, the
+ *    last IDENT_TREND spans (spans without a fact keep the held they
+ *    began with; a fact whose time is before the current span counts
+ *    in the current span).
+ *  - leak: LEAK_ENDED: statistics that end with applySucc > releaseSucc
+ *    (streams, events).  LEAK_RISING (calls): held rose in each of the
+ *    last IDENT_LEAK_SPANS spans (the current one counts once it rose),
+ *    all after the span in which created reached IDENT_WARMUP; a
+ *    process that only created during its warm-up is no suspect.  A span
+ *    that ends without a rise ends the suspicion.  A leak is a finding:
+ *    the identity outlives its folded row, and the table's bound lets it
+ *    go last.
+ *  - bound: at IDENT_MAX the oldest identity without a row, not known
+ *    to run, and without a finding goes (then the oldest without a row);
+ *    idents.dropped counts them.  --once keeps a row per process, so
+ *    there the table may grow as the model does. */
 #ifndef PLOGTOP_IDENT_H
 #define PLOGTOP_IDENT_H
 
@@ -37,9 +95,17 @@ struct model_host;
 struct process;
 struct incident;
 struct npu_table;
+struct npu_proc;
+struct procenv;
 
 #define IDENT_MAX 20000		/* identities kept */
 #define IDENT_DEVICES 8		/* devices remembered per process */
+/* A leak suspect: held rose in each of IDENT_LEAK_SPANS minutes in a
+ * row, after the minute in which its IDENT_WARMUP-th create came.  A
+ * job's set-up (its streams and events made once, at start) is over by
+ * then; three minutes of rise name a leak of one stream a step (which
+ * reaches the 1,984 of an A2 in an hour or so) long before it fails.
+ * (plogtop(1) says these numbers: change them together.) */
 #define IDENT_WARMUP 16		/* creates before a rise may be a leak */
 #define IDENT_SPAN_MS (60ULL * 1000)	/* log time per trend span */
 #define IDENT_LEAK_SPANS 3	/* spans of rise that make a suspect */
@@ -68,6 +134,16 @@ struct ledger {
 	enum leak_kind leak;
 	unsigned long long trend[IDENT_TREND];	/* held, oldest first */
 	long long span;				/* log time / IDENT_SPAN_MS */
+	/* Added by the model's part: */
+	unsigned nspans;	/* trend entries that hold a span (<= TREND) */
+	long long warm_span;	/* span in which created reached WARMUP; -1 */
+	/* Destroys that came with nothing held (their creates were never
+	 * read): counted in destroyed, not taken off held. */
+	unsigned long long unmatched;
+	/* attempts when the last failure was taken back: one attempt fails
+	 * once, however many blocks tell it (its plog chain, the captured
+	 * output's copy). */
+	unsigned long long failed_at;
 };
 unsigned long long ledger_held(const struct ledger *l);
 
@@ -76,6 +152,14 @@ enum phys_from { PHYS_NONE, PHYS_ENVIRON, PHYS_NPU_SMI };
 const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 
 #define IDENT_UNKNOWN (-1L)
+#define IDENT_MAP 16		/* visible-device map entries kept */
+
+/* Incidents of one process on one of its devices (ident.devices[i]). */
+struct ident_dev {
+	size_t n;
+	size_t by_resource[RES_COUNT];
+	logtime_t last;			/* its latest incident's last line */
+};
 
 struct ident {
 	struct hnode node;		/* by host, pid and name */
@@ -93,10 +177,21 @@ struct ident {
 	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	char *job_file;	/* while it has no job: its first file, for roots
+			 * that come later (a host's report) */
 	logtime_t first, last;		/* its facts' and incidents' times */
 	struct ledger ledger[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
 	int alive;		/* runs now (last asked); local only */
+	/* Added by the model's part: */
+	int alive_known;	/* alive was asked at least once */
+	struct ident_dev *dev;	/* parallel to devices[], or NULL */
+	int dev_seen;		/* a device fact came (completeness) */
+	int env_read;		/* procenv was read (once) */
+	int host_ns;		/* NSpid: pid is the host's own */
+	short map[IDENT_MAP];	/* visible devices: logical i -> map[i] */
+	unsigned char nmap;
+	long smi_npu;		/* npu-smi's NPU of host_pid; UNKNOWN */
 };
 
 /* The model's identities (struct model has one). */
@@ -108,6 +203,11 @@ struct idents {
 	struct npu_table *npu;	/* npu-smi's last table (local), or NULL */
 	unsigned long long npu_ms;	/* when it was read */
 	const char *job;	/* --job, or NULL */
+	/* Added by the model's part: how a live process's environment is
+	 * read (procenv_read; tests give their own) and under which root. */
+	int (*read_env)(const char *root, long pid, struct procenv *out);
+	const char *proc_root;		/* "/proc" */
+	size_t full_n;	/* at IDENT_MAX, none could go at this many */
 };
 
 void idents_init(struct idents *ids);
@@ -127,10 +227,22 @@ void model_ident_incident(struct model *m, struct incident *inc);
 /* The identity of a process (NULL when none is known). */
 const struct ident *model_ident(const struct model *m,
 				const struct process *p);
+/* The identity of (host as named, NULL local; pid; name), or NULL: for
+ * an incident a view kept after its row folded (inc->proc NULL). */
+const struct ident *model_ident_find(const struct model *m,
+				     const char *host, long pid,
+				     const char *name);
 /* Every identity, in the order first seen. */
 size_t model_idents(const struct model *m, const struct ident *const **out);
 
-/* A device of a host: its processes and incidents. */
+/* A device of a host: its processes and incidents.  Rows are by host
+ * and logged id, or by physical NPU on a host where every process's
+ * every device has one on evidence (by_phys).  orphan: a local process
+ * on it is gone (asked, by model_alive or model_ask_alive; never asked,
+ * its pid does not run the program that logged now) while the device's
+ * latest
+ * incident is later than that process's last line, or while a live
+ * process of another job is on it (ident_devices.c). */
 struct device_row {
 	struct model_host *host;	/* NULL: local */
 	long device;			/* logged id */
@@ -144,6 +256,19 @@ struct device_row {
 	size_t jobs;			/* distinct jobs among procs */
 	int orphan;	/* a process gone while its device still fails */
 	int no_map;	/* shared on the same logical id, no device map */
+	/* Added by the model's part: */
+	int by_phys;	/* grouped by physical NPU (phys is its id) */
+	logtime_t last;	/* its latest incident's last line */
+	/* npu-smi's rows for its NPU (phys known, local): its live tenants,
+	 * logged or not; and the chip's name ("" when not known). */
+	const struct npu_proc *tenants;
+	size_t ntenants;
+	const char *chip;	/* its NPU's, or the host's one chip model */
+	/* What the processes on it now hold (the prom gauge): those whose
+	 * current device it is, not known gone, ledger from calls (one that
+	 * wrote its finalize statistics has ended and holds nothing). */
+	unsigned long long held[LEDGER_COUNT];
+	int held_known[LEDGER_COUNT];
 };
 /* Devices by host then id; the caller frees with model_devices_free. */
 size_t model_devices(const struct model *m, struct device_row **out);
@@ -151,6 +276,14 @@ void model_devices_free(struct device_row *v, size_t n);
 
 /* --job: the label for local processes (NULL: the top directory). */
 void model_set_job(struct model *m, const char *job);
+/* Roots were added (a host's report): identities without a job look
+ * again (model_merge_scan calls it). */
+void model_idents_roots(struct model *m);
+/* Asks whether each local process (with a row or not) still runs the
+ * program that logged, and reads the environment of those that do:
+ * a report calls it before model_devices, so that "gone" is known
+ * (model_alive does the same for one row). */
+void model_ask_alive(struct model *m);
 /* npu-smi's table for this host (local only); the model keeps a copy. */
 void model_set_npu(struct model *m, const struct npu_table *t,
 		   unsigned long long now_ms);

@@ -4,6 +4,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "ident_int.h"
 #include "model_int.h"
 #include "monoclock.h"
 #include "xalloc.h"
@@ -69,6 +70,7 @@ void model_free(struct model *m)
 		model_free_process(m, m->procs[i]);
 	free(m->procs);
 	htab_free(&m->proc_index);
+	htab_free(&m->pid_index);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		free(m->problems[i].path);
 		free(m->problems[i].error);
@@ -157,6 +159,8 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	p->first = p->last = p->last_at = LOGTIME_UNKNOWN;
 	p->node.hash = h;
 	htab_insert(&m->proc_index, &p->node);
+	p->pid_node.hash = model_pid_hash(host, pid);
+	htab_insert(&m->pid_index, &p->pid_node);
 	if (m->nprocs == m->capprocs) {
 		m->capprocs = m->capprocs ? 2 * m->capprocs : 64;
 		m->procs = xrealloc(m->procs, m->capprocs * sizeof *m->procs);
@@ -213,7 +217,11 @@ static void count_incident(struct model *m, struct incident *inc)
 		last_at = inc->at;
 	struct model_host *host = inc->host
 		? model_host_count(m, inc, last_at) : NULL;
+	/* Who it was, before its process is found: a pid-only block takes
+	 * its process's name here. */
+	model_ident_incident(m, inc);
 	struct process *p = find_process(m, host, inc->pid, inc->name);
+	ident_link_proc(m, p);
 	inc->proc = p;
 	count_in_process(m, p, inc, last_at);
 	if (m->live)

@@ -95,6 +95,7 @@ struct model_host {
 
 struct process {
 	struct hnode node;	/* by host, pid and name */
+	struct hnode pid_node;	/* in model.pid_index: by host and pid */
 	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	struct model_host *host;	/* NULL: local input */
 	long pid;
@@ -162,6 +163,7 @@ struct model {
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
 	struct htab proc_index;
+	struct htab pid_index;	/* the same by host and pid (pid-only joins) */
 	struct dlist lru;	/* processes by last incident, latest first */
 	size_t next_id, pairs;
 	struct problem *problems;	/* the first MODEL_LISTED */

@@ -4,6 +4,14 @@
 
 #include "model.h"
 
+/* The hash of model.pid_index and of the identities' index: by host
+ * and pid, so that every name of one pid is in one bucket. */
+static inline size_t model_pid_hash(const struct model_host *host, long pid)
+{
+	return (size_t)pid * 0x9e3779b97f4a7c15ULL +
+	       (host ? host->index + 1 : 0) * 0x85ebca6bU;
+}
+
 /* The model's files call downward only: model.c, then model_live.c,
  * model_host.c and model_sort.c, then model_refs.c. */
 

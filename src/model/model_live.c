@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ident_int.h"
 #include "model_int.h"
 #include "xalloc.h"
 
@@ -241,7 +242,27 @@ int model_alive(struct model *m, struct process *p)
 	p->alive = liveness_has(&m->live_pids, p->pid) &&
 		   liveness_same_program(p->pid, p->name);
 	p->alive_ms = now ? now : 1;
+	/* Its identity learns it, and reads the environment of a live one
+	 * (only now, after the check that it runs the same program). */
+	ident_alive(m, p, p->alive);
 	return p->alive;
+}
+
+void model_ask_alive(struct model *m)
+{
+	for (size_t i = 0; i < m->nprocs; i++)
+		if (!m->procs[i]->host)
+			model_alive(m, m->procs[i]);
+	/* Identities without a row: a process folded, or one that only
+	 * wrote facts. */
+	liveness_refresh(&m->live_pids, m->clock_ms());
+	for (size_t i = 0; i < m->idents.n; i++) {
+		struct ident *id = m->idents.v[i];
+		if (id->proc || id->host)
+			continue;
+		ident_alive_id(m, id, liveness_has(&m->live_pids, id->pid) &&
+				      liveness_same_program(id->pid, id->name));
+	}
 }
 
 static void forget_recent(struct model *m, struct process *p)
@@ -260,6 +281,8 @@ static void forget_recent(struct model *m, struct process *p)
 
 void model_free_process(struct model *m, struct process *p)
 {
+	/* Its identity (and its leak finding) stays, without a row. */
+	ident_forget_proc(m, p);
 	forget_recent(m, p);
 	if (p->host)
 		p->host->nprocs--;
@@ -277,6 +300,7 @@ void model_fold(struct model *m, struct process *p)
 	m->folded_incidents += p->total;
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
+	htab_remove(&m->pid_index, &p->pid_node);
 	dlist_remove(&m->lru, &p->lru);
 	struct process *last = m->procs[--m->nprocs];
 	m->procs[p->index] = last;

@@ -128,6 +128,8 @@ void model_merge_scan(struct model *m, const struct scan_part *s,
 			m->root_files[i] += s->root_files[i];
 		}
 	}
+	if (host && s->nroots)
+		model_idents_roots(m);
 	for (size_t i = 0; i < s->nproblems; i++)
 		model_problem(m, merged_path(&p, host, s->problems[i].path),
 			      "%s", s->problems[i].error);

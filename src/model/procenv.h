@@ -31,4 +31,8 @@ int procenv_read(const char *root, long pid, struct procenv *out);
  * none or several. */
 long procenv_host_pid(const char *root, long ns_pid);
 
+/* The root to read: $PLOGTOP_PROC_ROOT when set (tests make a tree
+ * of PID/environ and PID/status files), else "/proc". */
+const char *procenv_root(void);
+
 #endif

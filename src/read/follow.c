@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "follow_int.h"
+#include "ident.h"
 #include "xalloc.h"
 
 /* A line without its newline yet is being written: its writer may pause
@@ -45,6 +46,18 @@ static void emit(void *ctx, struct incident *inc)
 	}
 	model_add(fw->m, inc, follower_reading_history(fw) ? READ_BEFORE
 							  : READ_AS_WRITTEN);
+}
+
+/* A fact the classifier read: the model's, or the reading thread's. */
+static void on_fact(void *ctx, const struct fact *f)
+{
+	struct follower *fw = ctx;
+
+	if (fw->o.hand_over_fact) {
+		fw->o.hand_over_fact(fw->o.ctx, fact_dup(f));
+		return;
+	}
+	model_fact(fw->m, f);
 }
 
 /* The classifier's question: whether a chain whose last line came from
@@ -81,6 +94,7 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 		}
 	}
 	fw->cl = classifier_new(rs, emit, fw);
+	classifier_set_facts(fw->cl, on_fact, fw);
 	classifier_set_quiet(fw->cl, QUIET_DONE_MS, QUIET_OPEN_MS);
 	classifier_set_hold(fw->cl, file_held, fw);
 	fw->partial_ms = PARTIAL_LIMIT_MS;

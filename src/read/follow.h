@@ -37,6 +37,12 @@ struct follow_opts {
 	 * and on_stream_end is called when a stream of the history has
 	 * ended, its chains closed. */
 	void (*hand_over)(void *ctx, struct incident *inc);
+	/* Facts (fact.h) likewise: without hand_over_fact they go to
+	 * model_fact (host NULL); with it, a fact_dup'd copy the receiver
+	 * owns, in the stream's order among its incidents.  --since does
+	 * not filter facts: a device set before it still names the device
+	 * of an incident after it. */
+	void (*hand_over_fact)(void *ctx, struct fact *f);
 	void (*on_stream_end)(void *ctx);
 	void *ctx;
 	/* Resume points (--state, --resume, cursor lines): asked of every

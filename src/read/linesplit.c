@@ -12,10 +12,13 @@ void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx)
 	ls->ctx = ctx;
 }
 
+static inline int starts_wanted(const struct linesplit *ls, const char *s,
+				const char *end);
+
 static int wanted(const struct linesplit *ls, const char *line, size_t len)
 {
 	return !ls->want_all || *ls->want_all ||
-	       (len >= 4 && memcmp(line, "[ERR", 4) == 0);
+	       starts_wanted(ls, line, line + len);
 }
 
 static void give(struct linesplit *ls, const char *line, size_t len)
@@ -45,10 +48,79 @@ static void keep(struct linesplit *ls, const char *p, size_t n)
 	sb_add(&ls->carry, p, n);
 }
 
-/* Whether the line at s (bytes up to end available) starts "[ERR". */
-static int starts_err(const char *s, const char *end)
+/* Whether the line at s (bytes up to end available) starts "[ERR", or
+ * as a fact rule's records do ("[INFO] ASCENDCL(").  Every plog line
+ * starts with '[': the first eight bytes, one compare per start, turn
+ * almost all of them away. */
+static inline int starts_wanted(const struct linesplit *ls, const char *s,
+				const char *end)
 {
-	return end - s >= 4 && memcmp(s, "[ERR", 4) == 0;
+	size_t avail = (size_t)(end - s);
+
+	if (avail < 4 || s[0] != '[')
+		return 0;
+	if (memcmp(s, "[ERR", 4) == 0)
+		return 1;
+	const struct line_starts *st = ls->starts;
+	if (!st || !st->n)
+		return 0;
+	if (st->all)
+		return 1;
+	uint64_t w = 0;
+	if (avail >= 8)
+		memcpy(&w, s, 8);
+	else
+		memcpy(&w, s, avail);
+	for (size_t i = 0; i < st->n; i++)
+		if ((w & st->mask8[i]) == st->first8[i] && avail >= st->len[i] &&
+		    memcmp(s, st->s[i], st->len[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* starts_wanted for the skip loop, what it compares in registers:
+ * "[ERR" and two more starts, each one and-and-compare of a line's
+ * first eight bytes; a match (or a short tail, or more starts) asks
+ * starts_wanted. */
+struct quick {
+	uint64_t fe, me, f0, m0, f1, m1;
+	int slow;
+};
+
+static inline struct quick quick_init(const struct linesplit *ls)
+{
+	const struct line_starts *st = ls->starts;
+	/* A mask of 0 against a word of ones never matches. */
+	struct quick qk = { 0, 0, ~0ULL, 0, ~0ULL, 0, 0 };
+	unsigned char e[8] = "[ERR", m[8] = { 0xff, 0xff, 0xff, 0xff };
+
+	memcpy(&qk.fe, e, 8);
+	memcpy(&qk.me, m, 8);
+	if (!st || !st->n)
+		return qk;
+	qk.slow = st->all || st->n > 2;
+	qk.f0 = st->first8[0];
+	qk.m0 = st->mask8[0];
+	if (st->n > 1) {
+		qk.f1 = st->first8[1];
+		qk.m1 = st->mask8[1];
+	}
+	return qk;
+}
+
+static inline int quick_wanted(const struct linesplit *ls, struct quick qk,
+			       const char *s, const char *end)
+{
+	uint64_t w;
+
+	if (qk.slow || end - s < 8)
+		return starts_wanted(ls, s, end);
+	memcpy(&w, s, 8);
+	if ((w & qk.me) == qk.fe)
+		return 1;
+	if ((w & qk.m0) == qk.f0 || (w & qk.m1) == qk.f1)
+		return starts_wanted(ls, s, end);
+	return 0;
 }
 
 #if defined(__SSE2__)
@@ -63,6 +135,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 	const __m128i nl = _mm_set1_epi8('\n');
 	unsigned long n = 0;
 	const char *q = p;
+	const struct quick qk = quick_init(ls);
 
 	for (; end - q >= 64; q += 64) {
 		const __m128i *v = (const __m128i *)(const void *)q;
@@ -74,7 +147,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		while (mask) {
 			const char *next = q + __builtin_ctzll(mask) + 1;
 			n++;
-			if (starts_err(next, end)) {
+			if (quick_wanted(ls, qk, next, end)) {
 				ls->lineno += n;
 				return next;
 			}
@@ -85,7 +158,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		if (*q != '\n')
 			continue;
 		n++;
-		if (starts_err(q + 1, end)) {
+		if (starts_wanted(ls, q + 1, end)) {
 			ls->lineno += n;
 			return q + 1;
 		}
@@ -102,7 +175,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 		const char *nl = memchr(p, '\n', (size_t)(end - p));
 		ls->lineno++;
 		p = nl + 1;
-		if (starts_err(p, end))
+		if (starts_wanted(ls, p, end))
 			return p;
 	}
 	return end;
@@ -113,7 +186,7 @@ static const char *skip_lines(struct linesplit *ls, const char *p,
 static void whole_lines(struct linesplit *ls, const char *p, const char *end)
 {
 	while (p < end) {
-		if (ls->want_all && !*ls->want_all && !starts_err(p, end)) {
+		if (ls->want_all && !*ls->want_all && !starts_wanted(ls, p, end)) {
 			p = skip_lines(ls, p, end);
 			if (p == end)
 				return;

@@ -7,6 +7,7 @@
 
 #include <stddef.h>
 
+#include "rules.h"
 #include "strbuf.h"
 
 #define LINESPLIT_MAX (64 * 1024)
@@ -25,6 +26,9 @@ struct linesplit {
 	 * are counted but not given out: in a plog file only ERROR records
 	 * and the lines continuing one matter, and most lines are neither. */
 	const int *want_all;
+	/* And the lines that start so (the levels and modules fact rules
+	 * see, feeder_line_starts), when set. */
+	const struct line_starts *starts;
 	/* Byte positions in the stream, for resume points: the position of
 	 * the next byte fed, of the line being given out, and of the
 	 * unfinished line kept in carry. */

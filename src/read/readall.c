@@ -4,7 +4,10 @@
  * threads, each with a follower, a classifier and rules of its own, and
  * their incidents reach the model on this thread in the history's order:
  * stream by stream, as one follower would give them.  So the reports are
- * the same, byte for byte, however many threads read. */
+ * the same, byte for byte, however many threads read.  Facts (fact.h)
+ * go in the same queues, so that model_fact and model_add take a
+ * stream's facts and incidents in the order they were read; --since
+ * filters no fact (follow.h). */
 #include "config.h"
 
 #include <pthread.h>
@@ -15,6 +18,7 @@
 #include "datadir.h"
 #include "follow.h"
 #include "i18n.h"
+#include "ident.h"
 #include "readall.h"
 #include "xalloc.h"
 
@@ -33,9 +37,13 @@
 #define BATCH 64
 
 struct item {
-	struct incident *inc;	/* NULL: the end of a stream */
+	struct incident *inc;	/* NULL (and no fact): the end of a stream */
+	struct fact *fact;	/* or a fact, in its place in the stream */
 	char *json;		/* its JSON object, when a report wants it */
 	size_t jsonlen;
+	/* The model's only (not a class's example): its fields go once it
+	 * is counted.  unnamed: it named a pid only when rendered. */
+	unsigned char drop_fields, unnamed;
 };
 
 /* The first incident of a class a worker has read (model_incident_cmp's
@@ -115,7 +123,7 @@ static void hand_over(struct worker *w)
 static void enqueue(struct worker *w, struct item it)
 {
 	w->batch[w->nbatch++] = it;
-	if (w->nbatch == BATCH || !it.inc)
+	if (w->nbatch == BATCH || (!it.inc && !it.fact))
 		hand_over(w);
 }
 
@@ -145,7 +153,7 @@ static int may_be_example(struct worker *w, const struct incident *inc)
 static void worker_incident(void *ctx, struct incident *inc)
 {
 	struct worker *w = ctx;
-	struct item it = { inc, NULL, 0 };
+	struct item it = { inc, NULL, NULL, 0, 0, 0 };
 	int example = may_be_example(w, inc);
 
 	if (!example)
@@ -160,14 +168,24 @@ static void worker_incident(void *ctx, struct incident *inc)
 		it.jsonlen = sb.len;
 		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
 	}
-	if (!example)
-		incident_drop_fields(inc);
+	/* Its fields stay until the model has counted it: its device,
+	 * rank and failed create are learnt from them (ident.h). */
+	it.drop_fields = !example;
+	it.unnamed = inc->pid && inc->name && !inc->name[0];
 	enqueue(w, it);
+}
+
+/* A fact goes in the same queue, so that the model takes a stream's
+ * facts and incidents in the order they were read (a device set, then
+ * the incident that takes it). */
+static void worker_fact(void *ctx, struct fact *f)
+{
+	enqueue(ctx, (struct item){ NULL, f, NULL, 0, 0, 0 });
 }
 
 static void stream_end(void *ctx)
 {
-	enqueue(ctx, (struct item){ NULL, NULL, 0 });
+	enqueue(ctx, (struct item){ NULL, NULL, NULL, 0, 0, 0 });
 }
 
 /* In the worker's thread, so that workers get ready in parallel: its
@@ -176,7 +194,8 @@ static int set_up(struct worker *w)
 {
 	const struct share *sh = w->sh;
 	struct follow_opts fo = {
-		.once = 1, .hand_over = worker_incident, .on_stream_end = stream_end,
+		.once = 1, .hand_over = worker_incident,
+		.hand_over_fact = worker_fact, .on_stream_end = stream_end,
 		.ctx = w,
 	};
 
@@ -259,6 +278,30 @@ static void adopt(struct model *m, struct adopted *a, struct incident *inc)
 		inc->raw[i].file = adopt_path(m, a, inc->raw[i].file);
 }
 
+/* Whether the model said more of who it was than its worker could (the
+ * device or rank of its process, the name of a pid-only block's): the
+ * worker rendered only what its own lines say. */
+static int model_changed_who(const struct item *it)
+{
+	const struct incident *inc = it->inc;
+
+	return inc->device_from == FROM_PROCESS ||
+	       inc->rank_from == FROM_PROCESS ||
+	       (it->unnamed && inc->name && inc->name[0]);
+}
+
+/* On the main thread, with its fields still there: the same text as a
+ * single reader writes. */
+static void render_again(const struct read_view *view, struct item *it)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	view->render(view->ctx, &sb, it->inc);
+	free(it->json);
+	it->jsonlen = sb.len;
+	it->json = sb_detach(&sb);
+}
+
 /* One stream's incidents, as worker w read them, into the model. */
 static void add_stream(struct model *m, struct worker *w,
 		       const struct read_view *view)
@@ -267,12 +310,23 @@ static void add_stream(struct model *m, struct worker *w,
 
 	for (;;) {
 		struct item it = dequeue(w);
+		if (it.fact) {
+			it.fact->file = adopt_path(m, &a, it.fact->file);
+			model_fact(m, it.fact);
+			fact_free(it.fact);
+			continue;
+		}
 		if (!it.inc)
 			return;
 		adopt(m, &a, it.inc);
 		/* Rendered by the worker: the view does not watch. */
-		if (model_add(m, it.inc, READ_BEFORE) && view)
+		if (model_add(m, it.inc, READ_BEFORE) && view) {
+			if (model_changed_who(&it))
+				render_again(view, &it);
 			view->add(view->ctx, it.json, it.jsonlen);
+		}
+		if (it.drop_fields)
+			incident_drop_fields(it.inc);
 		free(it.json);
 	}
 }
@@ -362,8 +416,9 @@ static void drain(struct worker *w, const size_t *owner, size_t nstreams,
 	for (size_t s = 0; s < nstreams; s++) {
 		if (owner[s] != me)
 			continue;
-		for (struct item it; (it = dequeue(w)).inc;) {
+		for (struct item it; (it = dequeue(w)).inc || it.fact;) {
 			incident_free(it.inc);
+			fact_free(it.fact);
 			free(it.json);
 		}
 	}

@@ -42,6 +42,7 @@ static void make_feeder(struct tail *t)
 	feeder_set_file(t->feeder, t->path, t->kind);
 	t->ls.ctx = t;
 	t->ls.want_all = feeder_want_all(t->feeder);
+	t->ls.starts = feeder_line_starts(t->feeder);
 }
 
 void tail_free(struct tail *t)

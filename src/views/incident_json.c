@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "i18n.h"
+#include "ident_view.h"
 #include "incident_json.h"
 #include "json.h"
 #include "taxonomy.h"
@@ -31,6 +32,36 @@ static void render_text(struct strbuf *sb, const char *key,
 	json_key(sb, key);
 	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
 	sb_free(&text);
+}
+
+/* "key": N or null, and "key_from": "lines", "process" or null. */
+static void ident_part(struct strbuf *sb, const char *key,
+		       const char *from_key, int known, long v,
+		       enum ident_from from)
+{
+	sb_adds(sb, ", ");
+	json_key(sb, key);
+	if (known)
+		sb_addf(sb, "%ld, ", v);
+	else
+		sb_adds(sb, "null, ");
+	json_key(sb, from_key);
+	if (known && ident_from_name(from))
+		sb_addf(sb, "\"%s\"", ident_from_name(from));
+	else
+		sb_adds(sb, "null");
+}
+
+/* Who it was: device and rank, each with where it came from. */
+static void who_part(struct strbuf *sb, const struct incident *inc)
+{
+	enum ident_from from;
+	long v = 0;
+	int known = view_incident_device(inc, &v, &from);
+
+	ident_part(sb, "device", "device_from", known, v, from);
+	known = view_incident_rank(inc, &v, &from);
+	ident_part(sb, "rank", "rank_from", known, v, from);
 }
 
 /* What the end of an incident takes at most: lang, summary and fix (a
@@ -74,6 +105,7 @@ void incident_json(struct strbuf *sb, const struct incident *inc,
 	kv_wire(sb, "name", inc->name);
 	sb_adds(sb, ", \"tid\": ");
 	json_id(sb, inc->tid);
+	who_part(sb, inc);
 	sb_adds(sb, ", ");
 	json_member(sb, TAX_KEY_CODE, code_name(inc->code));
 	sb_adds(sb, ", ");
@@ -180,7 +212,7 @@ static void put_cp(struct strbuf *sb, unsigned cp)
  * sanitiser writes the same text, not its escapes escaped ("\\x1b").
  * What is no escape of the sanitiser's (or would be a NUL) stays as it
  * is.  The result is no longer than s. */
-static char *unsanitized(const char *s)
+char *wire_unsanitized(const char *s)
 {
 	struct strbuf sb = STRBUF_INIT;
 	unsigned v;
@@ -252,6 +284,31 @@ static int get_int(const struct jval *o, const char *key, int nullable,
 	return 0;
 }
 
+/* device or rank: absent (an older plogtop) or null is not known; an
+ * integer from 0 to max, with its source ("lines" when it names none),
+ * else the incident is refused. */
+static int get_who(const struct jval *o, const char *key,
+		   const char *from_key, long max, long *v,
+		   enum ident_from *from, struct strbuf *err)
+{
+	const struct jval *j = json_get(o, key), *f = json_get(o, from_key);
+
+	*from = FROM_NONE;
+	*v = 0;
+	if (!j || j->type == J_NULL)
+		return 0;
+	if (j->type != J_NUMBER || !j->is_int || j->integer < 0 ||
+	    j->integer > max)
+		return bad(err, key, "not an integer in range");
+	if (f && f->type != J_NULL &&
+	    (f->type != J_STRING || ident_from_of_name(f->str) == FROM_NONE))
+		return bad(err, from_key, "not \"lines\" or \"process\"");
+	*v = (long)j->integer;
+	*from = f && f->type == J_STRING ? ident_from_of_name(f->str)
+		: FROM_LINES;
+	return 0;
+}
+
 static int get_time(const struct jval *o, const char *key, logtime_t *t,
 		    struct strbuf *err)
 {
@@ -299,7 +356,7 @@ static int get_fields(struct incident *inc, const struct jval *o,
 		    mb->value.len > WIRE_STRING_MAX)
 			return bad(err, "fields", "a value that is not a "
 				   "short string");
-		char *raw = unsanitized(mb->value.str);
+		char *raw = wire_unsanitized(mb->value.str);
 		incident_set_field(inc, mb->key, raw, strlen(raw));
 		free(raw);
 	}
@@ -351,16 +408,20 @@ struct incident *incident_json_read(struct model *m, const struct jval *o,
 	    get_int(o, "lines", 0, 0, UINT_MAX, &lines, err) < 0 ||
 	    get_time(o, "first_seen", &inc->first, err) < 0 ||
 	    get_time(o, "last_seen", &inc->last, err) < 0 ||
-	    get_class(inc, o, err) < 0 || get_fields(inc, o, err) < 0)
+	    get_class(inc, o, err) < 0 || get_fields(inc, o, err) < 0 ||
+	    get_who(o, "device", "device_from", VIEW_DEVICE_MAX,
+		    &inc->device, &inc->device_from, err) < 0 ||
+	    get_who(o, "rank", "rank_from", VIEW_RANK_MAX, &inc->rank,
+		    &inc->rank_from, err) < 0)
 		goto fail;
 	inc->host = host;
 	inc->pid = (long)pid;
 	inc->tid = (long)tid;
-	inc->name = unsanitized(name);
-	inc->reported_code = reported ? unsanitized(reported) : NULL;
+	inc->name = wire_unsanitized(name);
+	inc->reported_code = reported ? wire_unsanitized(reported) : NULL;
 	inc->line = (unsigned long)line;
 	inc->nlines = (unsigned)lines;
-	char *path = unsanitized(file);
+	char *path = wire_unsanitized(file);
 	inc->file = model_intern(m, path);
 	free(path);
 	return inc;

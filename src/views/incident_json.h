@@ -26,6 +26,10 @@ void incident_json(struct strbuf *sb, const struct incident *inc,
 struct incident *incident_json_read(struct model *m, const struct jval *o,
 				    const char *host, struct strbuf *err);
 
+/* The remote side's sanitised text made the bytes it stands for again,
+ * so that this side's sanitiser writes it once (a new string). */
+char *wire_unsanitized(const char *s);
+
 /* Parses "2026-07-13T11:39:20.982549" (the fraction optional). */
 int iso_logtime(const char *s, logtime_t *t);
 

@@ -157,27 +157,6 @@ static struct series *all_series(const struct prom_counts *pc, size_t *count)
 	return v;
 }
 
-/* A label value: sanitised, then escaped as the text format asks. */
-static void label(struct strbuf *out, const char *value)
-{
-	struct strbuf clean = STRBUF_INIT;
-
-	sanitize(&clean, value, strlen(value));
-	for (size_t i = 0; i < clean.len; i++) {
-		char c = clean.buf[i];
-		if (c == '\\' || c == '"')
-			sb_addc(out, '\\');
-		sb_addc(out, c);
-	}
-	sb_free(&clean);
-}
-
-static void metric_head(struct strbuf *out, const char *name,
-			const char *type, const char *help)
-{
-	sb_addf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
-}
-
 void prom_render(struct strbuf *out, const struct model *m,
 		 const struct prom_counts *pc, size_t files_watched,
 		 double now_seconds)
@@ -185,7 +164,7 @@ void prom_render(struct strbuf *out, const struct model *m,
 	size_t n;
 	struct series *v = all_series(pc, &n);
 
-	metric_head(out, TAX_PROM_INCIDENTS, "counter",
+	prom_metric_head(out, TAX_PROM_INCIDENTS, "counter",
 		    "Failed runtime API calls (EE1023 resource exhaustion, "
 		    "EE1001 invalid argument) found in plog logs.");
 	for (size_t i = 0; i < n; i++) {
@@ -193,52 +172,53 @@ void prom_render(struct strbuf *out, const struct model *m,
 			TAX_KEY_RESOURCE "=\"%s\"," TAX_KEY_CAUSE "=\"%s\","
 			TAX_KEY_PROCESS "=\"", code_name(v[i].k.code),
 			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
-		label(out, v[i].name);
+		prom_label(out, v[i].name);
 		/* A host's incidents: local ones have no host label. */
 		if (v[i].host) {
 			sb_adds(out, "\",host=\"");
-			label(out, v[i].host);
+			prom_label(out, v[i].host);
 		}
 		sb_addf(out, "\"} %zu\n", v[i].n);
 	}
 	free(v);
-	metric_head(out, "plogtop_files_watched", "gauge",
+	prom_metric_head(out, "plogtop_files_watched", "gauge",
 		    "Log files plogtop is reading.");
 	sb_addf(out, "plogtop_files_watched %zu\n", files_watched);
-	metric_head(out, "plogtop_read_bytes_total", "counter",
+	prom_metric_head(out, "plogtop_read_bytes_total", "counter",
 		    "Bytes of log read.");
 	/* Counters add what earlier runs counted (--state). */
 	sb_addf(out, "plogtop_read_bytes_total %llu\n",
 		m->base.bytes + m->stats.bytes);
-	metric_head(out, "plogtop_read_lines_total", "counter",
+	prom_metric_head(out, "plogtop_read_lines_total", "counter",
 		    "Lines of log read.");
 	sb_addf(out, "plogtop_read_lines_total %llu\n",
 		m->base.lines + (unsigned long long)m->stats.lines);
 	/* A catastrophic user rule in a service that runs for months shows
 	 * here, not only in a --once report. */
-	metric_head(out, "plogtop_match_limit_hits_total", "counter",
+	prom_metric_head(out, "plogtop_match_limit_hits_total", "counter",
 		    "Rule matches PCRE2 gave up on at its match, depth or "
 		    "heap limit (each counted as no match).");
 	sb_addf(out, "plogtop_match_limit_hits_total %llu\n",
 		m->base.match_limit_hits +
 		(unsigned long long)m->stats.match_limit_hits);
-	metric_head(out, "plogtop_unfinished_lines_total", "counter",
+	prom_metric_head(out, "plogtop_unfinished_lines_total", "counter",
 		    "Lines whose writer stopped mid-line for longer than "
 		    "plogtop waits (30 s), taken as they stood.");
 	sb_addf(out, "plogtop_unfinished_lines_total %llu\n",
 		m->base.unfinished_lines +
 		(unsigned long long)m->stats.unfinished_lines);
-	metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
+	prom_metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
 		    "When plogtop last wrote this file (Unix time).");
 	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);
 	/* The rules' baseline: what the first file of a counting holds is
 	 * its history, whatever came after is new (plogtop.rules.yml). */
-	metric_head(out, "plogtop_counted_since_timestamp_seconds", "gauge",
+	prom_metric_head(out, "plogtop_counted_since_timestamp_seconds", "gauge",
 		    "When the incident counters started from nothing (Unix "
 		    "time): a first start, or a state file set aside; kept "
 		    "across restarts that resume from a state file.");
 	sb_addf(out, "plogtop_counted_since_timestamp_seconds %.3f\n",
 		m->counted_since);
+	prom_render_devices(out, m);
 }
 
 int prom_write(const char *path, const struct model *m,

@@ -58,6 +58,14 @@ void prom_render(struct strbuf *out, const struct model *m,
 		 const struct prom_counts *pc, size_t files_watched,
 		 double now_seconds);
 
+/* The gauges per device (prom_device.c): resources held by live
+ * processes as their ledgers know them, processes failing on it. */
+void prom_render_devices(struct strbuf *out, const struct model *m);
+/* A label value, sanitised and escaped; a metric's HELP and TYPE. */
+void prom_label(struct strbuf *out, const char *value);
+void prom_metric_head(struct strbuf *out, const char *name,
+		      const char *type, const char *help);
+
 /* Writes them to path atomically: a temporary file created exclusively
  * (no symlink followed) in the same directory with mode 0644, then
  * renamed over path.  Returns 0, or -1 with "PATH: why" in err. */

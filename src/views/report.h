@@ -62,7 +62,8 @@ void snapshot_free(struct snapshot *s);
 /* The whole snapshot at once, with no incidents (the fuzzers'). */
 int report_json(const struct model *m, const struct report_opts *o, FILE *out);
 
-/* The version of the snapshot and of the --follow stream (2: hosts). */
-#define REPORT_SCHEMA_VERSION 2
+/* The version of the snapshot and of the --follow stream (2: hosts; 3:
+ * who each process was, devices, ledgers and leaks, doc/json-schema.md). */
+#define REPORT_SCHEMA_VERSION 3
 
 #endif

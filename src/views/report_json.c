@@ -5,6 +5,8 @@
 #include <string.h>
 #include <time.h>
 
+#include "ident_json.h"
+#include "ident_view.h"
 #include "incident_json.h"
 #include "json.h"
 #include "report.h"
@@ -53,7 +55,8 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 	sb_adds(sb, "]},\n");
 }
 
-static void process_part(struct strbuf *sb, const struct process *p)
+static void process_part(struct strbuf *sb, const struct process *p,
+			 const struct ident *id)
 {
 	sb_adds(sb, "    {");
 	if (p->host)
@@ -78,7 +81,25 @@ static void process_part(struct strbuf *sb, const struct process *p)
 			resource_name(c->k.resource), cause_name(c->k.cause),
 			c->n);
 	}
-	sb_adds(sb, "]}");
+	sb_adds(sb, "]");
+	ident_json_process(sb, id);
+	sb_adds(sb, "}");
+}
+
+/* Who else is on each device, and what leaked (schema 3). */
+static void devices_part(struct strbuf *sb, const struct model *m)
+{
+	struct device_row *rows;
+	size_t n = model_devices(m, &rows);
+	const struct ident *const *ids;
+	size_t nids = model_idents(m, &ids);
+
+	sb_adds(sb, ",\n");
+	ident_json_devices(sb, rows, n, m->idents.npu);
+	model_devices_free(rows, n);
+	sb_adds(sb, ",\n");
+	ident_json_leaks(sb, ids, nids);
+	sb_adds(sb, "\n}\n");
 }
 
 /* Each host of a fleet: its state and counts. */
@@ -225,13 +246,17 @@ int snapshot_end(struct snapshot *s, const struct model *m)
 	hosts_part(&sb, m);
 	sb_addf(&sb, "  \"status\": \"%s\",\n  \"processes\": [",
 		m->n ? "incidents" : m->stats.files ? "clean" : "nothing_read");
+	struct ident_map im;
+	ident_map_init(&im, m);
 	for (size_t i = 0; i < m->nprocs && rc == 0; i++) {
 		sb_adds(&sb, i ? ",\n" : "\n");
-		process_part(&sb, m->procs[i]);
+		process_part(&sb, m->procs[i], ident_map_get(&im, m->procs[i]));
 		if (sb.len > 65536)
 			rc = flush_to(&sb, out);
 	}
-	sb_adds(&sb, m->nprocs ? "\n  ]\n}\n" : "]\n}\n");
+	ident_map_free(&im);
+	sb_adds(&sb, m->nprocs ? "\n  ]" : "]");
+	devices_part(&sb, m);
 	if (rc == 0)
 		rc = flush_to(&sb, out);
 	sb_free(&sb);

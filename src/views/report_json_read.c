@@ -3,6 +3,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ident.h"
+#include "incident_json.h"
 #include "model.h"
 #include "report.h"
 #include "report_json_read.h"
@@ -111,6 +113,46 @@ static void read_scan(struct snapshot_reader *r, const struct jval *scan)
 	free(sk);
 }
 
+/* A leak of the statistics as its fact: hostile values are refused (said
+ * as a bad claim of "leaks"), not taken. */
+static void read_leak(struct snapshot_reader *r, const struct jval *o)
+{
+	const char *from = json_get_str(o, "from");
+	const char *res = json_get_str(o, "resource");
+	const char *name = json_get_str(o, "name");
+	const struct jval *pid = json_get(o, "pid");
+	const struct jval *c = json_get(o, "created");
+	const struct jval *d = json_get(o, "destroyed");
+	enum resource rr = res ? resource_from_name(res) : RES_NONE;
+
+	if (!from || strcmp(from, "statistics") != 0)
+		return;
+	if (!name || strlen(name) > WIRE_STRING_MAX || !pid ||
+	    (pid->type != J_NULL && (pid->type != J_NUMBER || !pid->is_int ||
+				     pid->integer < 1)) ||
+	    ledger_of_resource(rr) == LEDGER_COUNT || !c || !d ||
+	    c->type != J_NUMBER || !c->is_int || c->integer < 0 ||
+	    (unsigned long long)c->integer > WIRE_CLAIM_MAX ||
+	    d->type != J_NUMBER || !d->is_int || d->integer < 0 ||
+	    (unsigned long long)d->integer > WIRE_CLAIM_MAX) {
+		r->ops->bad_claim(r->ctx, "leaks");
+		return;
+	}
+	char *raw = wire_unsanitized(name);
+	struct fact f = {
+		.pid = pid->type == J_NULL ? 0 : (long)pid->integer,
+		.name = raw, .time = LOGTIME_UNKNOWN, .kind = FACT_STATISTICS,
+		.resource = rr, .device = FACT_UNSAID, .rank = FACT_UNSAID,
+		.dp = FACT_UNSAID, .tp = FACT_UNSAID, .ep = FACT_UNSAID,
+		.apply_total = (unsigned long long)c->integer,
+		.apply_succ = (unsigned long long)c->integer,
+		.release_total = (unsigned long long)d->integer,
+		.release_succ = (unsigned long long)d->integer,
+	};
+	r->ops->fact(r->ctx, &f);
+	free(raw);
+}
+
 /* One value of the snapshot, as it arrives.  The writer puts schema and
  * version first: an incident before them is not of a snapshot. */
 static int on_item(void *ctx, const char *key, int in_array,
@@ -151,6 +193,10 @@ static int on_item(void *ctx, const char *key, int in_array,
 		}
 		r->scan = 1;
 		read_scan(r, v);
+	} else if (strcmp(key, "leaks") == 0 && in_array && v &&
+		   v->type == J_OBJECT && r->schema && r->version &&
+		   r->ops->fact) {
+		read_leak(r, v);
 	}
 	return 0;
 not_report:

@@ -12,6 +12,7 @@
 
 #include "json_reader.h"
 #include "jsonparse.h"
+#include "fact.h"
 #include "model.h"
 #include "strbuf.h"
 
@@ -28,6 +29,14 @@ struct snapshot_read_ops {
 	 * MODEL_LISTED skipped files are listed).  Its strings are the
 	 * snapshot's (valid UTF-8, not sanitised), good for the call. */
 	void (*scan)(void *ctx, const struct scan_part *sp);
+	/* Optional (NULL: "leaks" are let be): each leak the host found by
+	 * the aclFinalize statistics, as the FACT_STATISTICS fact it came
+	 * from, for model_fact (the caller sets its host; its name is good
+	 * for the call).  A leak of "calls" gives none: its creates and
+	 * destroys are not in the snapshot.  "devices" are the host's view
+	 * of what this side's model makes from the incidents and facts: not
+	 * read. */
+	void (*fact)(void *ctx, const struct fact *f);
 };
 
 struct snapshot_reader {

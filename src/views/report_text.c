@@ -1,3 +1,21 @@
+/* The --once text report: a header (what was read), the hosts, the
+ * process table, "Devices:" and "Leaks:", then a section per class with
+ * its example and fix.
+ *
+ * The process table's columns: [HOST] PID NAME [DEV] [RANK] TOTAL, one
+ * per resource, FIRST, LAST; HOST when hosts are read, DEV and RANK when
+ * any process's is known ("-" for the others).  When the table is wider
+ * than the report (80 columns), these shorten or drop, in this order,
+ * each only while it is still too wide:
+ *   1. FIRST drops;
+ *   2. NAME shortens from 12 columns to 8;
+ *   3. HOST shortens from 12 columns to 8;
+ *   4. LAST shows the time only (11:59, not 07-13 11:59);
+ *   5. resource columns that no process has drop (and their legend).
+ * PID, DEV, RANK and TOTAL never shorten: a pid is shown whole (a wider
+ * one makes the table wider).  With HOST, DEV and RANK and pids of up to
+ * 7 digits the table holds in 80 columns after step 4.  (plogtop(1),
+ * OUTPUT, says the same.) */
 #include "config.h"
 
 #include <stddef.h>
@@ -8,6 +26,9 @@
 
 #include "i18n.h"
 #include "report.h"
+#include "report_devices.h"
+#include "report_table.h"
+#include "ledger_text.h"
 #include "sanitize.h"
 #include "terminal.h"
 #include "textfit.h"
@@ -17,52 +38,6 @@
 #define RED(o) ((o)->color ? TERMINAL_RED : "")
 #define DIM(o) ((o)->color ? TERMINAL_DIM : "")
 #define OFF(o) ((o)->color ? TERMINAL_OFF : "")
-
-#define NCOLUMNS NRES	/* the taxonomy's (taxonomy.h) */
-
-/* Log content, sanitised, cut to width columns (padded to them when
- * pad). */
-static void put_fitted(struct strbuf *sb, const char *s, size_t width, int pad)
-{
-	struct strbuf clean = STRBUF_INIT;
-
-	sanitize(&clean, s, strlen(s));
-	size_t n = text_fit(sb_str(&clean), width);
-	sb_add(sb, sb_str(&clean), n);
-	if (pad) {
-		clean.buf ? (void)(clean.buf[n] = '\0') : (void)0;
-		for (size_t w = text_width(sb_str(&clean)); w < width; w++)
-			sb_addc(sb, ' ');
-	}
-	sb_free(&clean);
-}
-
-/* A translated text padded to width terminal cells (a label, a column
- * head): Chinese texts are two cells a character, not their bytes. */
-static void pad(struct strbuf *sb, const char *text, size_t width, int right)
-{
-	size_t w = text_width(text);
-
-	if (!right)
-		sb_adds(sb, text);
-	for (; w < width; w++)
-		sb_addc(sb, ' ');
-	if (right)
-		sb_adds(sb, text);
-}
-
-static void short_time(char *buf, logtime_t t)
-{
-	char iso[LOGTIME_ISO_LEN];
-
-	if (t == LOGTIME_UNKNOWN) {
-		strcpy(buf, "-");
-		return;
-	}
-	logtime_iso(t, iso);
-	/* 2026-07-13T11:39:20.982549 -> 07-13 11:39 */
-	snprintf(buf, 16, "%.5s %.5s", iso + 5, iso + 11);
-}
 
 /* A path, sanitised, to fit width columns: shortened in the middle, so
  * that the file name at its end stays (ASCII dots: the report may go to
@@ -247,79 +222,6 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 	}
 }
 
-/* The PID column: 7 wide, or the widest pid's width, so that a long pid
- * does not push the columns after it out of line. */
-static size_t pid_width(const struct model *m)
-{
-	size_t w = 7;
-	char buf[24];
-
-	for (size_t i = 0; i < m->nprocs; i++) {
-		int n = snprintf(buf, sizeof buf, "%ld", m->procs[i]->pid);
-		if (n > 0 && (size_t)n > w)
-			w = (size_t)n;
-	}
-	return w;
-}
-
-static void process_table(struct strbuf *sb, const struct model *m,
-			  const struct report_opts *o)
-{
-	int hosts = model_has_hosts(m);
-
-	sb_addf(sb, "\n%s", BOLD(o));
-	/* The heads are the dashboard's (one translation), padded in
-	 * terminal cells. */
-	if (hosts) {
-		pad(sb, _("HOST"), 12, 0);
-		sb_addc(sb, ' ');
-	}
-	size_t pidw = pid_width(m);
-	pad(sb, _("PID"), pidw, 0);
-	sb_addc(sb, ' ');
-	pad(sb, _("NAME"), 12, 0);
-	sb_addc(sb, ' ');
-	pad(sb, _("TOTAL"), 5, 1);
-	for (size_t c = 0; c < NCOLUMNS; c++) {
-		sb_addc(sb, ' ');
-		pad(sb, _(resource_head(RES_COLUMN(c))), 4, 1);
-	}
-	sb_addc(sb, ' ');
-	pad(sb, _("FIRST"), 11, 0);
-	sb_addf(sb, " %s%s\n", _("LAST"), OFF(o));
-	for (size_t i = 0; i < m->nprocs; i++) {
-		const struct process *p = m->procs[i];
-		char first[16], last[16];
-		if (hosts) {
-			put_fitted(sb, p->host ? p->host->name : "-", 12, 1);
-			sb_addc(sb, ' ');
-		}
-		if (p->pid)
-			sb_addf(sb, "%-*ld ", (int)pidw, p->pid);
-		else
-			sb_addf(sb, "%-*s ", (int)pidw, "-");
-		put_fitted(sb, *p->name ? p->name : "-", 12, 1);
-		sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
-		for (size_t c = 0; c < NCOLUMNS; c++) {
-			size_t n = p->by_resource[RES_COLUMN(c)];
-			if (n)
-				sb_addf(sb, " %4zu", n);
-			else
-				sb_addf(sb, " %s%4s%s", DIM(o), ".", OFF(o));
-		}
-		short_time(first, p->first);
-		short_time(last, p->last);
-		sb_addf(sb, " %-11s %s\n", first, last);
-	}
-	sb_adds(sb, DIM(o));
-	for (size_t c = 0; c < NCOLUMNS; c++) {
-		if (c)
-			sb_addc(sb, ' ');
-		sb_adds(sb, _(resource_legend(RES_COLUMN(c))));
-	}
-	sb_addf(sb, "%s\n", OFF(o));
-}
-
 /* Appends text wrapped to width columns: its first line after first
  * spaces, the lines it wraps into after next spaces.  The text's own line
  * breaks are kept; a line starting with "- " wraps under its text. */
@@ -378,8 +280,28 @@ static void section_fields(struct strbuf *sb, const struct incident *inc,
 	sb_free(&line);
 }
 
+/* What the ledger knows of the example's process, and the device's
+ * limit, after the fix of a class whose resource a ledger keeps. */
+static void ledger_part(struct strbuf *t, const struct incident *ex,
+			const struct ident *id, const struct model *m)
+{
+	struct strbuf s = STRBUF_INIT;
+
+	if (ledger_fix_sentence(&s, id, ex->resource) < 0)
+		return;
+	sb_adds(t, "\n");
+	sb_add(t, s.buf, s.len);
+	sb_reset(&s);
+	if (limit_sentence(&s, ex, id, m->idents.npu)) {
+		sb_adds(t, "\n");
+		sb_add(t, s.buf, s.len);
+	}
+	sb_free(&s);
+}
+
 static void section(struct strbuf *sb, const struct section *s,
-		    const struct report_opts *o)
+		    const struct report_opts *o, const struct model *m,
+		    const struct ident_map *im)
 {
 	const struct incident *ex = s->example;
 	struct strbuf t = STRBUF_INIT;
@@ -454,6 +376,7 @@ static void section(struct strbuf *sb, const struct section *s,
 	}
 	sb_reset(&t);
 	catalog_render(o->cat, "fix", ex, &t);
+	ledger_part(&t, ex, ex->proc ? ident_map_get(im, ex->proc) : NULL, m);
 	sb_addf(sb, "%s%s%s\n", BOLD(o), _("What to do:"), OFF(o));
 	wrapped(sb, sb_str(&t), 2, width);
 	sb_free(&t);
@@ -477,18 +400,37 @@ static void state_note(struct strbuf *sb, const struct report_opts *o)
 	sb_free(&path);
 }
 
+/* Devices: and Leaks: (a leak is said even with no incident: the early
+ * warning). */
+static void who_parts(struct strbuf *sb, const struct model *m,
+		      const struct report_opts *o)
+{
+	struct device_row *rows;
+	size_t n = model_devices(m, &rows);
+	const struct ident *const *ids;
+	size_t nids = model_idents(m, &ids);
+	size_t width = o->width > 0 ? (size_t)o->width : 80;
+
+	report_devices(sb, rows, n, m->idents.npu, model_has_hosts(m), width);
+	model_devices_free(rows, n);
+	report_leaks(sb, ids, nids, model_has_hosts(m), width);
+}
+
 int report_text(const struct model *m, const struct report_opts *o, FILE *out)
 {
 	struct strbuf sb = STRBUF_INIT, ascii = STRBUF_INIT;
 
+	struct ident_map im;
+	ident_map_init(&im, m);
 	header(&sb, m, o);
 	hosts_part(&sb, m, o);
-	if (m->n) {
-		process_table(&sb, m, o);
-		/* No sections given (the fuzzers' one-shot): none shown. */
-		for (size_t i = 0; o->sections && i < o->sections->n; i++)
-			section(&sb, &o->sections->v[i], o);
-	}
+	if (m->n)
+		process_table(&sb, m, &im, o);
+	who_parts(&sb, m, o);
+	/* No sections given (the fuzzers' one-shot): none shown. */
+	for (size_t i = 0; m->n && o->sections && i < o->sections->n; i++)
+		section(&sb, &o->sections->v[i], o, m, &im);
+	ident_map_free(&im);
 	/* A byte >= 0x80 may be a C1 control on a terminal whose charset is
 	 * not UTF-8 (0x9b is CSI there): every one is spelt out. */
 	struct strbuf *text = &sb;

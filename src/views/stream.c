@@ -2,6 +2,7 @@
 
 #include <string.h>
 
+#include "ident_view.h"
 #include "incident_json.h"
 #include "json.h"
 #include "report.h"
@@ -55,9 +56,14 @@ static void put_value(struct strbuf *sb, const char *v)
 	sb_free(&clean);
 }
 
+/* The order of a text line (plogtop(1), --format): time, pid, name,
+ * code, resource, cause, then "dev N" and "rank N" when known, the
+ * reported code when it differs, the fields. */
 static void line_of(struct strbuf *sb, const struct incident *inc)
 {
 	char iso[LOGTIME_ISO_LEN];
+	enum ident_from from;
+	long v;
 
 	logtime_iso(inc->first, iso);
 	sb_adds(sb, *iso ? iso : "-");
@@ -68,6 +74,10 @@ static void line_of(struct strbuf *sb, const struct incident *inc)
 	put_value(sb, *inc->name ? inc->name : "-");
 	sb_addf(sb, " %s %s %s", code_name(inc->code),
 		resource_name(inc->resource), cause_name(inc->cause));
+	if (view_incident_device(inc, &v, &from))
+		sb_addf(sb, " dev %ld", v);
+	if (view_incident_rank(inc, &v, &from))
+		sb_addf(sb, " rank %ld", v);
 	if (inc->reported_code &&
 	    strcmp(inc->reported_code, code_name(inc->code)) != 0) {
 		sb_adds(sb, " reported=");

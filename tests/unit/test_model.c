@@ -626,6 +626,50 @@ static void test_merge_scan(void **state)
 	model_free(&m);
 }
 
+/* Under the cap, rows come and go while blocks that name only a pid join
+ * them: the pid index follows every fold (ASan would see a stale one),
+ * identities that learnt nothing go with their rows, and those that
+ * learnt a device stay, bounded. */
+static void test_pid_joins_under_the_cap(void **state)
+{
+	struct model m;
+
+	(void)state;
+	size_t joined = 0;
+
+	live_model(&m, 2);
+	m.max_procs = 10;
+	for (long i = 0; i < 3000; i++) {
+		long pid = DEAD_PID + (i / 2) % 50;
+		struct incident *inc = make(pid, i % 2 ? "" : "train",
+					    RES_STREAM, logtime_now(), NULL);
+		if (i % 14 == 0)
+			incident_set_field(inc, "device_id", "1", 1);
+		int has_row = 0;
+		for (size_t k = 0; k < m.nprocs; k++)
+			has_row |= m.procs[k]->pid == pid &&
+				   strcmp(m.procs[k]->name, "train") == 0;
+		model_add(&m, inc, READ_BEFORE);
+		/* A block joins the row of its pid when there is one. */
+		if (has_row)
+			assert_string_equal(inc->name, "train");
+		joined += i % 2 && has_row;
+		fake_now++;
+	}
+	assert_true(m.nprocs <= 10);
+	assert_int_equal(m.n, 3000);
+	assert_true(joined > 0);
+	const struct ident *const *v;
+	size_t n = model_idents(&m, &v);
+	assert_true(n > 0 && n <= 100);
+	for (size_t i = 0; i < n; i++) {
+		assert_int_equal(v[i]->device, 1);
+		if (v[i]->proc)
+			assert_ptr_equal(model_ident(&m, v[i]->proc), v[i]);
+	}
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -645,6 +689,7 @@ int main(void)
 		cmocka_unit_test(test_prom_counts_by_host),
 		cmocka_unit_test(test_one_way_in),
 		cmocka_unit_test(test_merge_scan),
+		cmocka_unit_test(test_pid_joins_under_the_cap),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -6,7 +6,9 @@
 
 #include "unit.h"
 
+#include "ident_json.h"
 #include "incident_json.h"
+#include "npusmi.h"
 #include "report.h"
 #include "report_json_read.h"
 #include "xalloc.h"
@@ -61,8 +63,15 @@ static void on_scan(void *ctx, const struct scan_part *sp)
 	sb_addf(log, " %zu %zu) ", sp->problems_total, sp->nskipped);
 }
 
+static void on_fact(void *ctx, const struct fact *f)
+{
+	sb_addf(&((struct calls *)ctx)->log, "fact(%ld %s %s %llu/%llu) ",
+		f->pid, f->name, resource_name(f->resource), f->apply_succ,
+		f->release_succ);
+}
+
 static const struct snapshot_read_ops ops = {
-	on_incident, on_bad_claim, on_scan,
+	on_incident, on_bad_claim, on_scan, on_fact,
 };
 
 /* Reads text fed step bytes at a time: the calls, then "ok" or "refused:
@@ -161,9 +170,9 @@ static void test_refusals(void **state)
 					     "plogtop report" },
 		{ "{\"incidents\": []}", "refused: protocol error: not a "
 					 "plogtop report" },
-		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 3}",
-		  "refused: plogtop there writes schema version 3, this one "
-		  "reads 1 to 2" },
+		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 4}",
+		  "refused: plogtop there writes schema version 4, this one "
+		  "reads 1 to 3" },
 		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 2, "
 		  "\"incidents\": []}",
 		  "refused: protocol error: no incidents or scan" },
@@ -176,6 +185,25 @@ static void test_refusals(void **state)
 		  "\"skipped_total\": 5, \"problems_total\": 1e300}}",
 		  "refused(incident \"tid\": missing) bad(files) "
 		  "bad(problems_total) scan(0 0 0 0 0 0 5) ok" },
+		/* Version 3's devices are let be; a leak of the statistics
+		 * is its fact, one of calls none, a hostile one refused. */
+		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 3, "
+		  "\"incidents\": [], \"scan\": {}, \"devices\": [{\"host\": "
+		  "null, \"device\": 3, \"processes\": [1]}], \"leaks\": ["
+		  "{\"pid\": 200104, \"name\": \"py\\\\x1b\", \"resource\": "
+		  "\"stream\", \"created\": 1983, \"destroyed\": 3, \"from\": "
+		  "\"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"calls\"}, "
+		  "{\"pid\": -5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"memcpy\", "
+		  "\"created\": 9, \"destroyed\": 1, \"from\": \"statistics\"}, "
+		  "{\"pid\": 5, \"name\": \"a\", \"resource\": \"event\", "
+		  "\"created\": \"9\", \"destroyed\": 1, \"from\": "
+		  "\"statistics\"}]}",
+		  "scan(0 0 0 0 0 0 0) fact(200104 py\x1b stream 1983/3) "
+		  "bad(leaks) bad(leaks) bad(leaks) ok" },
 	};
 
 	(void)state;
@@ -187,11 +215,219 @@ static void test_refusals(void **state)
 	}
 }
 
+/* An incident's JSON read back: its device and rank as they were, each
+ * with its source; what a hostile host sends instead is refused. */
+static struct incident *read_one(struct model *m, const char *text,
+				 struct strbuf *err)
+{
+	struct jval v;
+	struct strbuf perr = STRBUF_INIT;
+
+	if (json_parse(text, strlen(text), NULL, &v, &perr) < 0)
+		fail_msg("%s: %s", text, perr.buf);
+	sb_free(&perr);
+	struct incident *inc = incident_json_read(m, &v, "h1", err);
+	jval_free(&v);
+	return inc;
+}
+
+static struct incident sample(void)
+{
+	return (struct incident){
+		.pid = 200104, .name = "python3", .tid = 7,
+		.code = code_from_name("EE1023"),
+		.resource = resource_from_name("stream"),
+		.cause = cause_from_name("streams_created"),
+		.first = LOGTIME_UNKNOWN, .last = LOGTIME_UNKNOWN,
+		.file = "/r/plog-1.log", .line = 3, .nlines = 2,
+	};
+}
+
+static void test_incident_who(void **state)
+{
+	struct model m;
+	struct strbuf sb = STRBUF_INIT, err = STRBUF_INIT;
+	struct incident inc = sample();
+
+	(void)state;
+	model_init(&m);
+	inc.device = 3;
+	inc.device_from = FROM_PROCESS;
+	inc.rank = 6;
+	inc.rank_from = FROM_LINES;
+	incident_json(&sb, &inc, NULL, NULL);
+	assert_non_null(strstr(sb.buf, "\"device\": 3, \"device_from\": "
+			       "\"process\", \"rank\": 6, \"rank_from\": "
+			       "\"lines\""));
+	struct incident *back = read_one(&m, sb.buf, &err);
+	assert_non_null(back);
+	assert_int_equal(back->device, 3);
+	assert_int_equal(back->device_from, FROM_PROCESS);
+	assert_int_equal(back->rank, 6);
+	assert_int_equal(back->rank_from, FROM_LINES);
+	model_release_path(&m, back->file);
+	incident_free(back);
+
+	/* Not known: null, and read back as not known. */
+	sb_reset(&sb);
+	inc.device_from = inc.rank_from = FROM_NONE;
+	incident_json(&sb, &inc, NULL, NULL);
+	assert_non_null(strstr(sb.buf, "\"device\": null, \"device_from\": "
+			       "null, \"rank\": null, \"rank_from\": null"));
+	back = read_one(&m, sb.buf, &err);
+	assert_non_null(back);
+	assert_int_equal(back->device_from, FROM_NONE);
+	assert_int_equal(back->rank_from, FROM_NONE);
+	model_release_path(&m, back->file);
+	incident_free(back);
+
+	/* Its own line's device_id when the model was not asked yet. */
+	sb_reset(&sb);
+	incident_set_field(&inc, "device_id", "5", 1);
+	incident_json(&sb, &inc, NULL, NULL);
+	assert_non_null(strstr(sb.buf, "\"device\": 5, \"device_from\": "
+			       "\"lines\""));
+	incident_drop_fields(&inc);
+	sb_free(&sb);
+	sb_free(&err);
+	model_free(&m);
+}
+
+static void test_incident_who_refused(void **state)
+{
+	static const char *const hostile[][2] = {
+		{ "\"device\": -1", "incident \"device\": not an integer in "
+				    "range" },
+		{ "\"device\": 99999999999", "incident \"device\": not an "
+					     "integer in range" },
+		{ "\"device\": \"3\"", "incident \"device\": not an integer "
+				       "in range" },
+		{ "\"device\": 1.5", "incident \"device\": not an integer in "
+				     "range" },
+		{ "\"rank\": -6", "incident \"rank\": not an integer in "
+				  "range" },
+		{ "\"rank\": 1e30", "incident \"rank\": not an integer in "
+				    "range" },
+		{ "\"device\": 3, \"device_from\": \"guess\"",
+		  "incident \"device_from\": not \"lines\" or \"process\"" },
+		{ "\"rank\": 2, \"rank_from\": 1",
+		  "incident \"rank_from\": not \"lines\" or \"process\"" },
+	};
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	for (size_t i = 0; i < sizeof hostile / sizeof hostile[0]; i++) {
+		struct strbuf doc = STRBUF_INIT, err = STRBUF_INIT;
+		sb_addf(&doc, "{\"pid\": 1, \"tid\": 2, \"name\": \"p\", "
+			"\"reported_code\": null, \"file\": \"f\", \"line\": 1, "
+			"\"lines\": 1, \"first_seen\": null, \"last_seen\": "
+			"null, \"code\": \"EE1023\", \"resource\": \"stream\", "
+			"\"cause\": \"unknown\", %s}", hostile[i][0]);
+		struct incident *inc = read_one(&m, doc.buf, &err);
+		if (inc)
+			fail_msg("%s: taken", hostile[i][0]);
+		assert_string_equal(err.buf, hostile[i][1]);
+		sb_free(&doc);
+		sb_free(&err);
+	}
+	model_free(&m);
+}
+
+/* A process's identity, devices and leaks as the snapshot writes them,
+ * from identities filled by hand. */
+static void test_identity_json(void **state)
+{
+	struct ident id = {
+		.pid = 200104, .name = "python3", .device = 3,
+		.devices = { 0, 3 }, .ndevices = 2, .phys = 7,
+		.phys_from = PHYS_ENVIRON, .rank = 3, .job = "job-a",
+	};
+	struct ident other = {
+		.pid = 200300, .name = "python3", .device = -1, .rank = -1,
+		.phys = -1, .alive = 1,
+	};
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	id.ledger[LEDGER_STREAM] = (struct ledger){
+		.from = LEDGER_STATISTICS, .created = 1983, .destroyed = 3,
+		.complete = 1, .leak = LEAK_ENDED,
+	};
+	id.ledger[LEDGER_EVENT] = (struct ledger){
+		.from = LEDGER_CALLS, .created = 40, .destroyed = 40,
+	};
+	ident_json_process(&sb, &id);
+	assert_string_equal(sb.buf,
+		", \"device\": 3, \"devices\": [0, 3], \"rank\": 3, "
+		"\"job\": \"job-a\", \"npu\": 7, \"npu_from\": \"environ\", "
+		"\"ledger\": {\"stream\": {\"created\": 1983, \"destroyed\": 3, "
+		"\"held\": 1980, \"from\": \"statistics\", \"complete\": true, "
+		"\"leak\": \"ended\"}, \"event\": {\"created\": 40, "
+		"\"destroyed\": 40, \"held\": 0, \"from\": \"calls\", "
+		"\"complete\": false}}");
+	sb_reset(&sb);
+	ident_json_process(&sb, &other);
+	assert_string_equal(sb.buf,
+		", \"device\": null, \"devices\": [], \"rank\": null, "
+		"\"job\": null, \"npu\": null, \"npu_from\": null, "
+		"\"ledger\": {}");
+	sb_reset(&sb);
+	ident_json_process(&sb, NULL);
+	assert_non_null(strstr(sb.buf, "\"device\": null"));
+
+	const struct ident *procs[] = { &id, &other };
+	struct device_row row = {
+		.device = 3, .phys = 7, .phys_from = PHYS_ENVIRON,
+		.procs = procs, .nprocs = 2, .incidents = 5, .failing = 1,
+		.jobs = 2, .orphan = 1,
+	};
+	row.by_resource[resource_from_name("stream")] = 5;
+	static struct npu_table npu = { .nprocs = 2 };
+	npu.procs[0] = (struct npu_proc){ .npu = 7, .pid = 9001,
+					  .name = "python3", .mem_mb = 1024 };
+	npu.procs[1] = (struct npu_proc){ .npu = 2, .pid = 9002,
+					  .name = "other", .mem_mb = -1 };
+	sb_reset(&sb);
+	ident_json_devices(&sb, &row, 1, &npu);
+	assert_string_equal(sb.buf,
+		"  \"devices\": [\n    {\"host\": null, \"device\": 3, "
+		"\"npu\": 7, \"npu_from\": \"environ\", \"processes\": "
+		"[200104, 200300], \"processes_total\": 2, \"alive\": [200300], "
+		"\"incidents\": 5, \"counts\": [{\"resource\": \"stream\", "
+		"\"incidents\": 5}], \"failing\": 1, \"jobs\": 2, "
+		"\"shared\": true, \"orphan\": true, \"no_map\": false, "
+		"\"tenants\": [{\"pid\": 9001, \"name\": \"python3\", "
+		"\"memory_mb\": 1024}]}\n  ]");
+	sb_reset(&sb);
+	ident_json_leaks(&sb, procs, 2);
+	assert_string_equal(sb.buf,
+		"  \"leaks\": [\n    {\"host\": null, \"pid\": 200104, "
+		"\"name\": \"python3\", \"resource\": \"stream\", "
+		"\"created\": 1983, \"destroyed\": 3, \"held\": 1980, "
+		"\"from\": \"statistics\", \"kind\": \"ended\", "
+		"\"complete\": true, \"device\": 3, \"rank\": 3}\n  ]");
+	sb_reset(&sb);
+	ident_json_leaks(&sb, procs + 1, 1);
+	assert_string_equal(sb.buf, "  \"leaks\": []");
+	/* A hostile name from the logs is sanitised. */
+	struct ident bad = id;
+	bad.name = "py\x1b[31m";
+	const struct ident *badv[] = { &bad };
+	sb_reset(&sb);
+	ident_json_leaks(&sb, badv, 1);
+	assert_non_null(strstr(sb.buf, "\"name\": \"py\\\\x1b[31m\""));
+	sb_free(&sb);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_round_trip),
+		cmocka_unit_test(test_incident_who),
+		cmocka_unit_test(test_incident_who_refused),
+		cmocka_unit_test(test_identity_json),
 		cmocka_unit_test(test_refusals),
 	};
 	return UNIT_RUN("report_json", tests);

@@ -39,7 +39,7 @@ static void test_header(void **state)
 	(void)state;
 	WRITTEN(buf, len, stream_header(out, "9.9", "node-1"));
 	assert_string_equal(buf, "{\"schema\": \"plogtop.stream\", "
-			    "\"schema_version\": 2, \"tool_version\": \"9.9\", "
+			    "\"schema_version\": 3, \"tool_version\": \"9.9\", "
 			    "\"host\": \"node-1\", \"resume\": true}\n");
 	parse(buf, len, &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), 0);
@@ -48,11 +48,11 @@ static void test_header(void **state)
 	free(buf);
 
 	const char *old = "{\"schema\": \"plogtop.stream\", "
-			  "\"schema_version\": 3}";
+			  "\"schema_version\": 4}";
 	parse(old, strlen(old), &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), -1);
-	assert_string_equal(why.buf, "plogtop there writes stream version 3, "
-			    "this one reads 2: install the same version there");
+	assert_string_equal(why.buf, "plogtop there writes stream version 4, "
+			    "this one reads 3: install the same version there");
 	jval_free(&v);
 	sb_reset(&why);
 	parse("{\"pid\": 1}", 10, &v);
@@ -148,12 +148,42 @@ static void test_incident_lines(void **state)
 	assert_int_equal(back->line, 12);
 	assert_int_equal(back->nfields, 1);
 	assert_string_equal(back->fields[0].value, "2048");
+	assert_int_equal(back->device_from, FROM_NONE);
 	model_release_path(&m, back->file);
 	incident_free(back);
-	model_free(&m);
 	jval_free(&v);
-	sb_free(&err);
 	free(buf);
+
+	/* Who it was: "dev N" and "rank N" after the cause, in the text
+	 * line; device and rank with their sources in the ndjson one. */
+	inc->device = 3;
+	inc->device_from = FROM_PROCESS;
+	inc->rank = 6;
+	inc->rank_from = FROM_LINES;
+	WRITTEN(buf, len, stream_incident(out, inc, &text));
+	assert_string_equal(buf, "- - 42 \"py worker\" EE1023 stream "
+			    "streams_created dev 3 rank 6 streams=2048\n");
+	free(buf);
+	WRITTEN(buf, len, stream_incident(out, inc, &ndjson));
+	parse(buf, len, &v);
+	back = incident_json_read(&m, &v, "h1", &err);
+	assert_non_null(back);
+	assert_int_equal(back->device, 3);
+	assert_int_equal(back->device_from, FROM_PROCESS);
+	assert_int_equal(back->rank, 6);
+	assert_int_equal(back->rank_from, FROM_LINES);
+	model_release_path(&m, back->file);
+	incident_free(back);
+	jval_free(&v);
+	free(buf);
+	/* Only the rank known. */
+	inc->device_from = FROM_NONE;
+	WRITTEN(buf, len, stream_incident(out, inc, &text));
+	assert_string_equal(buf, "- - 42 \"py worker\" EE1023 stream "
+			    "streams_created rank 6 streams=2048\n");
+	free(buf);
+	model_free(&m);
+	sb_free(&err);
 	inc->file = NULL;
 	incident_free(inc);
 }

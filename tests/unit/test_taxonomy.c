@@ -172,8 +172,10 @@ static void test_text_report(void **state)
 
 	char *head = line_of(text, "PID");
 	assert_non_null(head);
+	/* A seventh column makes the table 85 wide: FIRST drops, first
+	 * in report_text.c's order, so that it holds 80. */
 	assert_non_null(strstr(head, " TOTAL Strm Ntfy Evnt Acpy Mcpy  Arg "
-				"Xtra FIRST"));
+				"Xtra LAST"));
 	char *row = line_of(text, "4242");
 	assert_non_null(row);
 	assert_non_null(strstr(row, "python3          1    .    .    .    "

@@ -1,0 +1,274 @@
+/* The devices view of the identities (ident.h, model_devices): each
+ * device of each host with its processes, its incidents by resource, its
+ * tenants, and the co-tenancy findings.
+ *
+ * Grouping: by host and logged (logical) device id; a host whose every
+ * process-and-device has a physical NPU on evidence (its visible-device
+ * map, npu-smi) is grouped by physical NPU instead, since logical ids of
+ * two processes may name different NPUs (and different ids the same).
+ * A logical row says its NPU when all its processes agree on one.
+ *
+ * Findings:
+ *  - orphan: a local process on it that is gone (asked, not running)
+ *    while the device's latest incident is later than that process's
+ *    last line, or while a live process of another job shares it;
+ *  - no_map: two or more processes on one logical id, none with a map:
+ *    "same logical id, no device map", never "same NPU". */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "ident_int.h"
+#include "liveness.h"
+#include "npusmi.h"
+#include "xalloc.h"
+
+/* The physical NPU of device i of id, and how it is known. */
+static long phys_of(const struct ident *id, size_t i, enum phys_from *from)
+{
+	long dev = id->devices[i];
+
+	if (dev == id->device && id->phys >= 0) {
+		*from = id->phys_from;
+		return id->phys;
+	}
+	if (dev >= 0 && dev < id->nmap) {
+		*from = PHYS_ENVIRON;
+		return id->map[dev];
+	}
+	*from = PHYS_NONE;
+	return IDENT_UNKNOWN;
+}
+
+/* For each host (index + 1; 0: local): whether every device of every
+ * identity of it has a physical NPU (and it has one at least). */
+static int *hosts_all_phys(const struct model *m)
+{
+	int *ok = xcalloc(m->nhosts + 1, sizeof *ok);
+	unsigned char *bad = xcalloc(m->nhosts + 1, 1);
+
+	for (size_t k = 0; k < m->idents.n; k++) {
+		const struct ident *id = m->idents.v[k];
+		size_t h = id->host ? id->host->index + 1 : 0;
+		enum phys_from from;
+		for (size_t i = 0; i < id->ndevices; i++) {
+			if (phys_of(id, i, &from) < 0)
+				bad[h] = 1;
+			ok[h] = 1;
+		}
+	}
+	for (size_t h = 0; h <= m->nhosts; h++)
+		ok[h] = ok[h] && !bad[h];
+	free(bad);
+	return ok;
+}
+
+struct rows {
+	struct device_row *v;
+	size_t n, cap;
+};
+
+static struct device_row *row_for(struct rows *rs, struct model_host *h,
+				  long key, int by_phys)
+{
+	for (size_t i = 0; i < rs->n; i++) {
+		struct device_row *r = &rs->v[i];
+		if (r->host == h && r->by_phys == by_phys &&
+		    (by_phys ? r->phys : r->device) == key)
+			return r;
+	}
+	if (rs->n == rs->cap) {
+		rs->cap = rs->cap ? 2 * rs->cap : 16;
+		rs->v = xrealloc(rs->v, rs->cap * sizeof *rs->v);
+	}
+	struct device_row *r = &rs->v[rs->n++];
+	memset(r, 0, sizeof *r);
+	r->host = h;
+	r->by_phys = by_phys;
+	r->device = key;
+	r->phys = by_phys ? key : -2;	/* -2: no process seen yet */
+	r->last = LOGTIME_UNKNOWN;
+	r->chip = "";
+	return r;
+}
+
+/* A local process known not to run: asked (model_alive,
+ * model_ask_alive), or, never asked (--once), its pid does not run the
+ * program that logged now. */
+static int gone(const struct ident *id)
+{
+	if (id->host)
+		return 0;
+	if (id->alive_known)
+		return !id->alive;
+	return !liveness_same_program(id->pid, id->name);
+}
+
+static void add_pair(struct device_row *r, const struct ident *id, size_t i)
+{
+	const struct ident_dev *d = id->dev ? &id->dev[i] : NULL;
+	enum phys_from from;
+	long phys = phys_of(id, i, &from);
+
+	if (!r->by_phys) {
+		if (r->phys == -2 || (r->phys == phys && phys >= 0)) {
+			r->phys = phys;
+			if (r->phys_from == PHYS_NONE || from == PHYS_ENVIRON)
+				r->phys_from = from;
+		} else {
+			r->phys = IDENT_UNKNOWN;
+			r->phys_from = PHYS_NONE;
+		}
+	} else {
+		if (!r->nprocs)
+			r->device = id->devices[i];	/* the first one's */
+		if (r->phys_from == PHYS_NONE || from == PHYS_ENVIRON)
+			r->phys_from = from;
+	}
+	if (!r->nprocs || r->procs[r->nprocs - 1] != id) {
+		r->procs = xrealloc(r->procs, (r->nprocs + 1) * sizeof *r->procs);
+		r->procs[r->nprocs++] = id;
+		if (d && d->n)
+			r->failing++;
+	}
+	if (id->devices[i] == id->device && !gone(id)) {
+		for (int k = 0; k < LEDGER_COUNT; k++) {
+			const struct ledger *l = &id->ledger[k];
+			if (l->from != LEDGER_NONE)
+				r->held_known[k] = 1;
+			if (l->from == LEDGER_CALLS)
+				r->held[k] += ledger_held(l);
+		}
+	}
+	if (!d)
+		return;
+	r->incidents += d->n;
+	for (int k = 0; k < RES_COUNT; k++)
+		r->by_resource[k] += d->by_resource[k];
+	if (d->last != LOGTIME_UNKNOWN &&
+	    (r->last == LOGTIME_UNKNOWN || d->last > r->last))
+		r->last = d->last;
+}
+
+static int other_job(const struct ident *a, const struct ident *b)
+{
+	return a->job && b->job && strcmp(a->job, b->job) != 0;
+}
+
+static void findings(struct device_row *r)
+{
+	int map = 0;
+	unsigned char *out = xcalloc(r->nprocs, 1);
+
+	for (size_t i = 0; i < r->nprocs; i++)
+		out[i] = (unsigned char)gone(r->procs[i]);
+	for (size_t i = 0; i < r->nprocs; i++) {
+		const struct ident *p = r->procs[i];
+		map |= p->has_map;
+		size_t j = 0;
+		while (p->job && j < i && (!r->procs[j]->job ||
+					   strcmp(r->procs[j]->job, p->job)))
+			j++;
+		if (p->job && j == i)
+			r->jobs++;	/* a job not seen before in the row */
+		if (!out[i])
+			continue;
+		if (r->last != LOGTIME_UNKNOWN && p->last != LOGTIME_UNKNOWN &&
+		    r->last > p->last)
+			r->orphan = 1;
+		/* A live one (local, not gone) of another job shares it. */
+		for (j = 0; j < r->nprocs; j++)
+			if (!out[j] && !r->procs[j]->host &&
+			    other_job(p, r->procs[j]))
+				r->orphan = 1;
+	}
+	free(out);
+	r->no_map = !r->by_phys && r->nprocs >= 2 && !map;
+	if (r->phys == -2)
+		r->phys = IDENT_UNKNOWN;
+}
+
+/* npu-smi's rows for the row's NPU, and its chip's name. */
+static void tenants(const struct model *m, struct device_row *r)
+{
+	const struct npu_table *t = m->idents.npu;
+
+	if (!t || r->host)
+		return;
+	/* The limits go by chip model: a host of one model gives it to
+	 * every row, NPU known or not. */
+	for (size_t i = 0; i < t->nchips; i++) {
+		if (i == 0 || strcmp(t->chips[i].name, r->chip) == 0)
+			r->chip = t->chips[i].name;
+		else
+			r->chip = "";
+		if (!r->chip[0])
+			break;
+	}
+	for (size_t i = 0; r->phys >= 0 && i < t->nchips; i++)
+		if (t->chips[i].npu == r->phys) {
+			r->chip = t->chips[i].name;
+			break;
+		}
+	if (r->phys < 0)
+		return;
+	struct npu_proc *v = NULL;
+	size_t n = 0;
+	for (size_t i = 0; i < t->nprocs; i++) {
+		if (t->procs[i].npu != r->phys)
+			continue;
+		v = xrealloc(v, (n + 1) * sizeof *v);
+		v[n++] = t->procs[i];
+	}
+	r->tenants = v;
+	r->ntenants = n;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct device_row *x = a, *y = b;
+	size_t hx = x->host ? x->host->index + 1 : 0;
+	size_t hy = y->host ? y->host->index + 1 : 0;
+	long kx = x->by_phys ? x->phys : x->device;
+	long ky = y->by_phys ? y->phys : y->device;
+
+	if (hx != hy)
+		return hx < hy ? -1 : 1;
+	return (kx > ky) - (kx < ky);
+}
+
+size_t model_devices(const struct model *m, struct device_row **out)
+{
+	struct rows rs = { NULL, 0, 0 };
+	int *phys_host = hosts_all_phys(m);
+
+	for (size_t k = 0; k < m->idents.n; k++) {
+		const struct ident *id = m->idents.v[k];
+		int by_phys = phys_host[id->host ? id->host->index + 1 : 0];
+		for (size_t i = 0; i < id->ndevices; i++) {
+			enum phys_from from;
+			long key = by_phys ? phys_of(id, i, &from)
+					   : id->devices[i];
+			add_pair(row_for(&rs, id->host, key, by_phys), id, i);
+		}
+	}
+	free(phys_host);
+	for (size_t i = 0; i < rs.n; i++) {
+		findings(&rs.v[i]);
+		tenants(m, &rs.v[i]);
+	}
+	if (rs.n)
+		qsort(rs.v, rs.n, sizeof *rs.v, row_cmp);
+	*out = rs.v;
+	return rs.n;
+}
+
+void model_devices_free(struct device_row *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].procs);
+		free((void *)v[i].tenants);
+	}
+	free(v);
+}
