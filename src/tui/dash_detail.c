@@ -133,8 +133,8 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 
 	const struct ident *id = model_ident(d->m, p);
 	class_lines(d, p, v, n, out);
-	ident_lines(d->tui, id, out);
 	if (!n) {
+		ident_lines(d->tui, id, out);
 		if (id)
 			ledger_lines(id, out);
 		free(v);
@@ -197,6 +197,9 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 		if (ledger_sentence(id, inc, &sb))
 			sb_addf(out, "%s\n", sb.buf);
 	}
+	/* Who it was and its ledger after the fix: the incident and what
+	 * to do stay at the top of the pane. */
+	ident_lines(d->tui, id, out);
 	if (id)
 		ledger_lines(id, out);
 	free(v);
