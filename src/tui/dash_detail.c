@@ -12,6 +12,7 @@
 
 #include "dash_ident.h"
 #include "dash_int.h"
+#include "ledger_text.h"
 #include "sanitize.h"
 #include "textfit.h"
 #include "tui.h"
@@ -121,6 +122,34 @@ static void add_clean(const struct dash *d, struct strbuf *out,
 	sb_free(&c);
 }
 
+/* The fix: the catalog's, then what the ledger knows of the resource
+ * that ran out and the device's limit (npu-smi's chip, else the one
+ * inferred from a stream id). */
+static void fix_lines(struct dash *d, const struct incident *inc,
+		      const struct ident *id, struct strbuf *out)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(out, "\f%s\n", _(L_FIX));
+	catalog_render(d->cat, "fix", inc, &sb);
+	/* The catalog's lines are lines of the pane; each is cleaned (the
+	 * fix quotes values from the logs). */
+	for (const char *l = sb_str(&sb); *l;) {
+		size_t k = strcspn(l, "\n");
+		add_clean(d, out, l, k);
+		sb_addc(out, '\n');
+		l += k + (l[k] == '\n');
+	}
+	sb_reset(&sb);
+	if (ledger_sentence(id, inc, &sb))
+		sb_addf(out, "%s\n", sb_str(&sb));
+	sb_reset(&sb);
+	if (inc->code == CODE_EE1023 &&
+	    limit_sentence(&sb, inc, id, d->m->idents.npu))
+		sb_addf(out, "%s\n", sb_str(&sb));
+	sb_free(&sb);
+}
+
 /* The lines of the detail pane, before wrapping: "\f" starts a title,
  * "\v" a raw line. */
 static void detail_lines(struct dash *d, struct strbuf *out)
@@ -181,21 +210,7 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 		if (!inc->nraw)
 			sb_addf(out, "\v%s\n", _(L_RAW_NOT_KEPT));
 	} else {
-		sb_addf(out, "\f%s\n", _(L_FIX));
-		sb_reset(&sb);
-		catalog_render(d->cat, "fix", inc, &sb);
-		/* The catalog's lines are lines of the pane; each is cleaned
-		 * (the fix quotes values from the logs). */
-		for (const char *l = sb_str(&sb); *l;) {
-			size_t k = strcspn(l, "\n");
-			add_clean(d, out, l, k);
-			sb_addc(out, '\n');
-			l += k + (l[k] == '\n');
-		}
-		/* What the ledger knows of the resource that ran out. */
-		sb_reset(&sb);
-		if (ledger_sentence(id, inc, &sb))
-			sb_addf(out, "%s\n", sb.buf);
+		fix_lines(d, inc, id, out);
 	}
 	/* Who it was and its ledger after the fix: the incident and what
 	 * to do stay at the top of the pane. */

@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "dash_ident.h"
+#include "ledger_text.h"
 #include "sanitize.h"
 
 /* 1983 as "1,983": the counts of the fix are read at a glance. */
@@ -151,24 +152,12 @@ void ledger_lines(const struct ident *id, struct strbuf *out)
 			ledger_line(&id->ledger[r], (enum ledger_res)r, out);
 }
 
-/* What the ledger knows, for an EE1023 fix on a resource it keeps. */
+/* What the ledger knows, for an EE1023 fix on a resource it keeps: the
+ * views' sentence (ledger_text.h), as the text report says it. */
 int ledger_sentence(const struct ident *id, const struct incident *inc,
 		    struct strbuf *out)
 {
-	enum ledger_res r = ledger_of_resource(inc->resource);
-	char c[32], dd[32];
-
-	if (inc->code != CODE_EE1023 || r == LEDGER_COUNT)
+	if (inc->code != CODE_EE1023)
 		return 0;
-	if (!id || id->ledger[r].from == LEDGER_NONE) {
-		sb_adds(out, _(L_SAY_EMPTY));
-		return 1;
-	}
-	group_digits(c, sizeof c, id->ledger[r].created);
-	group_digits(dd, sizeof dd, id->ledger[r].destroyed);
-	sb_addf(out, _(r == LEDGER_STREAM ? L_SAY_STREAMS
-		       : r == LEDGER_EVENT ? L_SAY_EVENTS : L_SAY_NOTIFIES), c, dd);
-	if (!id->ledger[r].complete)
-		sb_adds(out, _(L_SAY_INCOMPLETE));
-	return 1;
+	return ledger_fix_sentence(out, id, inc->resource) >= 0;
 }

@@ -100,11 +100,6 @@
 #define L_LEDGER_TREND N_("  held, span after span: %s")
 #define L_LEAK_ENDED N_("  leak: it ended holding what it created")
 #define L_LEAK_RISING N_("  leak suspect: what it holds only grew, span after span")
-#define L_SAY_STREAMS N_("The ledger: this process created %s streams and destroyed %s.")
-#define L_SAY_EVENTS N_("The ledger: this process created %s events and destroyed %s.")
-#define L_SAY_NOTIFIES N_("The ledger: this process created %s notifies and destroyed %s.")
-#define L_SAY_INCOMPLETE N_(" (incomplete: its earliest lines were not read)")
-#define L_SAY_EMPTY N_("The ledger is empty: turn on INFO logging with ASCEND_GLOBAL_LOG_LEVEL=1 to count this process's creates and destroys.")
 
 /* The device view (d, dash_devices.c). */
 #define L_NPU_HEAD N_("NPU")
