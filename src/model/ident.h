@@ -224,6 +224,9 @@ void model_fact(struct model *m, const struct fact *f);
  * several). */
 void model_ident_incident(struct model *m, struct incident *inc);
 
+/* An identity's resources with a leak finding (0: none). */
+int ident_leaks(const struct ident *id);
+
 /* The identity of a process (NULL when none is known). */
 const struct ident *model_ident(const struct model *m,
 				const struct process *p);

@@ -24,6 +24,15 @@
 
 #define SPAN_USEC ((long long)IDENT_SPAN_MS * 1000)
 
+int ident_leaks(const struct ident *id)
+{
+	int n = 0;
+
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		n += id->ledger[r].leak != LEAK_NO;
+	return n;
+}
+
 unsigned long long ledger_held(const struct ledger *l)
 {
 	unsigned long long d = l->destroyed >= l->unmatched

@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "dash_ident.h"
+#include "ledger_text.h"
 #include "dash_int.h"
 #include "npusmi.h"
 #include "sanitize.h"
@@ -49,10 +50,22 @@ static void dev_specs(struct col_spec *spec)
 	spec[D_NOTE].grow = 60;
 }
 
+/* Whether a process on the device ended holding what it created, or
+ * holds more span after span: the guide's first check, even for one
+ * that never failed. */
+static int dev_leaks(const struct device_row *r)
+{
+	for (size_t i = 0; i < r->nprocs; i++)
+		if (ident_leaks(r->procs[i]))
+			return 1;
+	return 0;
+}
+
 /* The note of a device's row: what is wrong with who is on it. */
 static const char *dev_note(const struct device_row *r)
 {
 	return r->orphan ? _(L_NOTE_ORPHAN)
+	     : dev_leaks(r) ? _(L_NOTE_LEAK)
 	     : r->jobs > 1 ? _(L_NOTE_JOBS)
 	     : r->no_map ? _(L_NOTE_NO_MAP)
 	     : r->nprocs > 1 && r->phys != IDENT_UNKNOWN ? _(L_NOTE_SHARED)
@@ -90,7 +103,7 @@ static void draw_dev_row(struct dash *d, const struct col_spec *spec,
 			 const struct device_row *r, int selected)
 {
 	enum theme_item base = selected ? TI_SELECTED
-		: r->orphan || r->jobs > 1 ? TI_WARNING : TI_ROW;
+		: r->orphan || r->jobs > 1 || dev_leaks(r) ? TI_WARNING : TI_ROW;
 	struct strbuf sb = STRBUF_INIT;
 
 	for (int c = 0; c < D_COUNT; c++) {
@@ -162,6 +175,14 @@ static void proc_line(struct dash *d, const struct ident *id,
 		sb_addf(out, _(L_ID_JOB), sb_str(&sb));
 	}
 	sb_addc(out, '\n');
+	/* Its leak findings under it, in the views' words. */
+	for (int l = 0; l < LEDGER_COUNT; l++) {
+		if (id->ledger[l].leak == LEAK_NO)
+			continue;
+		sb_adds(out, "    ");
+		leak_sentence(out, id, (enum ledger_res)l);
+		sb_addc(out, '\n');
+	}
 	sb_free(&sb);
 }
 

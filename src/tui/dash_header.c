@@ -7,6 +7,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "dash_ident.h"
 #include "dash_int.h"
 #include "sanitize.h"
 #include "textfit.h"
@@ -76,6 +77,18 @@ static size_t host_fields(struct dash *d, struct strbuf *f)
 	return n;
 }
 
+/* Processes with a leak finding, whether or not they failed (the
+ * device view, d, names them). */
+static size_t leak_count(const struct model *m)
+{
+	const struct ident *const *v;
+	size_t n = model_idents(m, &v), leaks = 0;
+
+	for (size_t i = 0; i < n; i++)
+		leaks += ident_leaks(v[i]) != 0;
+	return leaks;
+}
+
 /* The fields of the status lines, most important first. */
 static size_t fields(struct dash *d, struct strbuf *f)
 {
@@ -113,6 +126,9 @@ static size_t fields(struct dash *d, struct strbuf *f)
 		model_count_window(d->m, 3600LL * 1000000, now), d->m->n);
 	n += host_fields(d, f + n);
 	sb_addf(&f[n++], _(L_PROCESSES), d->m->nprocs);
+	size_t leaks = leak_count(d->m);
+	if (leaks)
+		sb_addf(&f[n++], _(L_LEAKS), leaks);
 	sb_addf(&f[n++], _(L_FILES), st->files);
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */

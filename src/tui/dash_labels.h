@@ -108,6 +108,9 @@
 #define L_NOTE_JOBS N_("shared by several jobs")
 #define L_NOTE_NO_MAP N_("same logical id, no device map")
 #define L_NOTE_SHARED N_("shared NPU")
+#define L_NOTE_LEAK N_("leak: created, not destroyed")
+/* TRANSLATORS: the header's count of leak findings (d shows them). */
+#define L_LEAKS N_("leaks %zu (d)")
 #define L_NO_DEV_MATCH N_("No device matches the filter.")
 #define L_NO_DEVICES N_("No device is known from the logs.")
 #define L_NO_DEVICES_NOTE N_("No device is known: no line names one (device_id=, devId=, aclrtSetDevice at INFO level); d shows them when one does.")
