@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "i18n.h"
+#include "ident_state.h"
 #include "json.h"
 #include "jsonparse.h"
 #include "msglog.h"
@@ -203,8 +204,17 @@ int state_parse(const char *text, size_t len, struct model *m,
 				       &trial_pc, why) == 0;
 		prom_counts_free(&trial_pc);
 		model_free(&trial);
+		/* Identities likewise, into a trial model first. */
+		if (ok) {
+			model_init(&trial);
+			ok = ident_state_restore(&trial, json_get(&doc,
+					"identities"), why) == 0;
+			model_free(&trial);
+		}
 		if (ok) {
 			read_counters(json_get(&doc, "counters"), m, pc, why);
+			ident_state_restore(m, json_get(&doc, "identities"),
+					    why);
 			m->counted_since =
 				json_get(&doc, "counted_since")->number;
 			rc = 0;
@@ -315,6 +325,8 @@ int state_save(const char *path, const struct model *m,
 	counters_json(&text, m, pc);
 	sb_adds(&text, ",\n\"positions\": ");
 	positions_json(&text, cur, ncur, old, now, 0);
+	sb_adds(&text, ",\n");
+	ident_state_section(&text, m);
 	if (more && *more) {
 		sb_adds(&text, ",\n");
 		sb_adds(&text, more);

@@ -7,7 +7,13 @@
  *        "resource": "...", "cause": "...", "n": N}, ...],
  *      "read_bytes": N, "read_lines": N, "match_limit_hits": N},
  *    "positions": {see state_positions.h},
- *    "hosts": {see fleet.h: fleet_save_state}}
+ *    "hosts": {see fleet.h: fleet_save_state},
+ *    "identities": [see ident_state.h, one per identity of the model]}
+ *
+ * "identities" (added in version 1: an older reader ignores it) keeps
+ * who each process was and its ledgers, so that a restart goes on
+ * counting from them; the positions' "facts_to" keeps the facts read
+ * again from a resume point from being counted twice.
  *
  * It grows by sections: a reader ignores the members it does not know
  * (later features keep theirs there: fleet cursors, a ledger...), and
