@@ -67,10 +67,11 @@ static void write_devices(struct strbuf *sb, const struct ident *id)
 	sb_adds(sb, "]");
 }
 
-void ident_state_write(struct strbuf *sb, const struct ident *id)
+void ident_state_write(struct strbuf *sb, const struct ident *id,
+		       int with_host)
 {
 	sb_adds(sb, "{");
-	if (id->host)
+	if (id->host && with_host)
 		json_member(sb, "host", id->host->name);
 	else
 		sb_adds(sb, "\"host\": null");
@@ -118,7 +119,7 @@ void ident_state_section(struct strbuf *sb, const struct model *m)
 	sb_adds(sb, "\"identities\": [");
 	for (size_t i = 0; i < n && i < IDENT_MAX; i++) {
 		sb_adds(sb, i ? ",\n  " : "\n  ");
-		ident_state_write(sb, v[i]);
+		ident_state_write(sb, v[i], 1);
 	}
 	sb_adds(sb, "]");
 }

@@ -30,7 +30,10 @@
 /* The bytes of a name or job kept (longer: refused). */
 #define IDENT_STATE_STRING_MAX 4096
 
-void ident_state_write(struct strbuf *sb, const struct ident *id);
+/* with_host 0: "host": null (a host's own identities, as it sends them
+ * and is given them back). */
+void ident_state_write(struct strbuf *sb, const struct ident *id,
+		       int with_host);
 
 /* Reads one into out (zeroed first; its name, job and dev are owned:
  * ident_state_clear frees them); *host: the host's name in v, or NULL.

@@ -72,10 +72,12 @@ int state_save(const char *path, const struct model *m,
  * cannot be read: state_open says so). */
 int state_section(const char *path, const char *key, struct strbuf *out);
 
-/* A cursor object (--resume=FILE, "-": standard input) into ps.
- * Returns 0, or -1 with why in msg (then ps is empty). */
+/* A cursor object (--resume=FILE, "-": standard input) into ps, and its
+ * "identities" (ident_state.h: those a fleet kept of this host, given
+ * back with the cursor) into m (NULL: not read).  Returns 0, or -1 with
+ * why in msg (then ps is empty and m untouched). */
 int state_load_cursor(const char *path, struct posset *ps,
-		      struct strbuf *msg);
+		      struct model *m, struct strbuf *msg);
 
 /* What --state and --resume give at the start: the state's counters into
  * m, the positions to start from into ps (the cursor's when one is given
