@@ -6,12 +6,17 @@
  * ours harmlessly). */
 #include "config.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "fleet_int.h"
 #include "i18n.h"
+#include "incident_json.h"
 #include "ident_state.h"
 #include "stream.h"
+#include "taxonomy.h"
+#include "wire_limits.h"
+#include "xalloc.h"
 
 int fleet_take_identity(struct fleet *fl, struct fleet_host *fh,
 			const struct jval *v)
@@ -73,4 +78,49 @@ void fleet_cursor_input(struct fleet *fl, const struct fleet_host *fh,
 		ident_state_write(out, v[i], 0);
 	}
 	sb_adds(out, "]}");
+}
+
+/* An integer member in [0, WIRE_CLAIM_MAX], or -1. */
+static long long claim(const struct jval *o, const char *key)
+{
+	const struct jval *v = json_get(o, key);
+
+	if (!v || v->type != J_NUMBER || !v->is_int || v->integer < 0 ||
+	    (unsigned long long)v->integer > WIRE_CLAIM_MAX)
+		return -1;
+	return v->integer;
+}
+
+int fleet_once_leak(struct fleet *fl, struct fleet_host *fh,
+		    const struct jval *o)
+{
+	const char *name = json_get_str(o, "name");
+	const char *res = json_get_str(o, "resource");
+	const char *kind = json_get_str(o, "kind");
+	const struct jval *complete = json_get(o, "complete");
+	const struct jval *dev = json_get(o, "device");
+	long long pid = claim(o, "pid"), c = claim(o, "created"),
+		  d = claim(o, "destroyed");
+	enum ledger_res r = res ? ledger_of_resource(resource_from_name(res))
+			  : LEDGER_COUNT;
+	long device = -1;
+
+	if (dev && dev->type != J_NULL) {
+		device = (long)claim(o, "device");
+		if (device < 0 || device > 65535)
+			return -1;
+	}
+	if (!name || strlen(name) > WIRE_STRING_MAX || pid < 1 || c < 0 ||
+	    d < 0 || r == LEDGER_COUNT || !kind || strcmp(kind, "rising") ||
+	    !complete || complete->type != J_BOOL)
+		return -1;
+	struct ledger l = { .from = LEDGER_CALLS,
+			    .created = (unsigned long long)c,
+			    .destroyed = (unsigned long long)d,
+			    .complete = complete->boolean, .leak = LEAK_RISING,
+			    .warm_span = -1 };
+	char *raw = wire_unsanitized(name);
+	model_ident_ledger(fl->m, fh->mh->name, (long)pid, raw, r, &l, device);
+	free(raw);
+	return 0;
 }

@@ -109,6 +109,10 @@ int fleet_take_identity(struct fleet *fl, struct fleet_host *fh,
  * the identities of it the model keeps. */
 void fleet_cursor_input(struct fleet *fl, const struct fleet_host *fh,
 			struct strbuf *out);
+/* --once: a leak of calls (a rising held count) of the host's report,
+ * its ledger into the model; -1 when it is not one (a bad claim). */
+int fleet_once_leak(struct fleet *fl, struct fleet_host *fh,
+		    const struct jval *o);
 
 /* fleet_argv.c: the ssh command; resume: the remote reads a cursor
  * from its standard input. */

@@ -293,6 +293,13 @@ void model_ask_alive(struct model *m);
  * keep_phys (a host's live evidence; a state's is stale: asked again). */
 struct ident *model_ident_restore(struct model *m, const char *host,
 				  const struct ident *snap, int keep_phys);
+/* One ledger of (host, pid, name) as a host's report gives it (a leak of
+ * calls: created, destroyed, complete, the leak), made when new; device
+ * (-1: not said) is taken when it knows none.  Given again, it changes
+ * nothing. */
+void model_ident_ledger(struct model *m, const char *host, long pid,
+			const char *name, enum ledger_res r,
+			const struct ledger *l, long device);
 /* npu-smi's table for this host (local only); the model keeps a copy. */
 void model_set_npu(struct model *m, const struct npu_table *t,
 		   unsigned long long now_ms);

@@ -80,3 +80,25 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 	m->generation++;
 	return id;
 }
+
+void model_ident_ledger(struct model *m, const char *host, long pid,
+			const char *name, enum ledger_res r,
+			const struct ledger *l, long device)
+{
+	if (r >= LEDGER_COUNT)
+		return;
+	struct ident *id = ident_get(m, host_of(m, host), pid,
+				     name ? name : "", LOGTIME_UNKNOWN);
+	struct ledger *to = &id->ledger[r];
+
+	to->from = l->from;
+	to->created = l->created;
+	to->destroyed = l->destroyed;
+	to->complete = l->complete;
+	to->leak = l->leak;
+	if (to->warm_span == 0 && !to->nspans)
+		to->warm_span = -1;
+	if (id->device < 0 && device >= 0)
+		ident_set_device(id, device);
+	m->generation++;
+}
