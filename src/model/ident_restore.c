@@ -96,8 +96,6 @@ void model_ident_ledger(struct model *m, const char *host, long pid,
 	to->destroyed = l->destroyed;
 	to->complete = l->complete;
 	to->leak = l->leak;
-	if (to->warm_span == 0 && !to->nspans)
-		to->warm_span = -1;
 	if (id->device < 0 && device >= 0)
 		ident_set_device(id, device);
 	m->generation++;
