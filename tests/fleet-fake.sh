@@ -2,14 +2,14 @@
 # lib.sh: fleet_fakes writes into $tmp
 # - fake-ssh: ssh's stand-in, HOST COMMAND: the command run by sh here;
 # - remote-old: this plogtop as an older remote (no "resume" in its hello,
-#   no cursor lines), its stream living a second and then ending (its
+#   no cursor lines, no identity lines), its stream living a second and then ending (its
 #   lifetime is input, not a wait);
 # - remote-real: this plogtop as it is, living a second (a resuming remote
 #   when it says "resume": true); notes "given" in $tmp/cursors for each
 #   --resume=-;
 # - remote-resume: the stream of an older one made a resuming one: its
 #   hello says
-#   "resume": true, it writes a cursor after every second incident (the
+#   "resume": true (its identity lines left out, as an older one's), it writes a cursor after every second incident (the
 #   lines of the incidents sent so far: plogtop's own cursor names file
 #   positions) and, given --resume=-, reads the cursor from standard input
 #   and leaves out what it covers; the incident after the last cursor
@@ -31,6 +31,7 @@ echo x >>'$tmp/connections'
 timeout 1 '$PLOGTOP' "\$@" | awk '
 	NR == 1 { sub(/, "resume": true/, "") }
 	/^{"type": "cursor"/ { next }
+	/^{"type": "identity"/ { next }
 	{ print; fflush() }'
 EOF
 cat >"$tmp/remote-real" <<EOF
@@ -68,6 +69,7 @@ timeout 1 '$PLOGTOP' "\$@" | awk -v list="\$skip" -v last='$tmp/last-sent' '
 		next
 	}
 	/^{"type": "cursor"/ { next }
+	/^{"type": "identity"/ { next }
 	{
 		l = \$0
 		sub(/.*"line": /, "", l)

@@ -17,6 +17,7 @@
 #include "prom.h"
 #include "state_positions.h"
 #include "strbuf.h"
+#include "stream.h"
 #include "theme.h"
 #include "tui.h"
 
@@ -59,6 +60,8 @@ struct live {
 	int state_written, state_failed;
 	struct strbuf state_err;
 	unsigned long long cursor_gen, cursor_at;
+	/* --hello: what the identity lines said of each identity. */
+	struct stream_sent sent;
 };
 
 /* live_state.c */

@@ -119,7 +119,10 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 	 * this, so that it holds the host's history. */
 	int settled = !follower_reading_history(lv->fw) &&
 		      follower_settled(lv->fw);
-	if (stream_cursor(stdout, cur.buf, cur.len, left_out != 0,
+	/* The identities as the positions leave them, before the cursor:
+	 * a host's processes, devices and leaks reach the fleet's model. */
+	if (stream_identities(stdout, &lv->m, &lv->sent) < 0 ||
+	    stream_cursor(stdout, cur.buf, cur.len, left_out != 0,
 			  settled) < 0)
 		lv->stop = 1;
 	sb_free(&cur);
@@ -149,6 +152,7 @@ int live_state_timeout(const struct live *lv, unsigned long long now)
 void live_state_free(struct live *lv)
 {
 	posset_free(&lv->resume);
+	stream_sent_free(&lv->sent);
 	sb_free(&lv->state_err);
 	if (lv->state_lock >= 0)
 		close(lv->state_lock);

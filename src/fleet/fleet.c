@@ -138,8 +138,11 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 	fh->up_ms = 0;
 	fh->drop_due = 0;
 	fh->drop_said = fh->r.dropped;	/* a count over connections */
-	if (remote_start_input(&fh->r, argv, resume ? fh->cursor.buf : NULL,
-			       resume ? fh->cursor.len : 0, &err) < 0) {
+	struct strbuf input = STRBUF_INIT;
+	if (resume)
+		fleet_cursor_input(fl, fh, &input);
+	if (remote_start_input(&fh->r, argv, resume ? input.buf : NULL,
+			       resume ? input.len : 0, &err) < 0) {
 		fleet_host_down(fl, fh, err.buf, now);
 	} else {
 		fh->running = 1;
@@ -147,6 +150,7 @@ static void connect_host(struct fleet *fl, struct fleet_host *fh,
 		model_host_set(fl->m, fh->mh, HOST_CONNECTING, NULL);
 		fl->gen++;
 	}
+	sb_free(&input);
 	fleet_argv_free(argv);
 	sb_free(&err);
 }
@@ -293,6 +297,8 @@ static int on_line(void *ctx, const char *line, size_t len)
 		rc = take_header(lc->fl, fh, &v, &lc->why);
 		if (!rc)
 			fh->up_ms = lc->now;
+	} else if (fleet_take_identity(lc->fl, fh, &v)) {
+		;	/* into the model, or counted as dropped */
 	} else if (fleet_is_cursor(&v)) {
 		fleet_take_cursor(lc->fl, fh, &v);
 	} else if (fleet_stream_incident(lc->fl, fh, &v, &err) < 0) {

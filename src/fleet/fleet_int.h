@@ -51,6 +51,8 @@ struct fleet_host {
 	int history_sent;		/* a "settled" cursor came: its
 					 * history is here */
 	size_t overlap;			/* incidents sent again, dropped */
+	int sends_idents;		/* it sent identity lines: it is
+					 * given them back with its cursor */
 	unsigned long long up_ms;	/* when its header came; 0: not up */
 	/* Lines over REMOTE_LINE_MAX: said once per note interval. */
 	size_t drop_said;		/* of r.dropped, already said */
@@ -97,6 +99,20 @@ void fleet_once_free(struct fleet_host *fh);
 /* An incident line of a stream: taken unless its identity was. */
 int fleet_stream_incident(struct fleet *fl, struct fleet_host *fh,
 			  const struct jval *o, struct strbuf *err);
+
+/* fleet_ident.c */
+/* An identity line of a stream (1; a bad one is counted as a dropped
+ * line), else 0. */
+int fleet_take_identity(struct fleet *fl, struct fleet_host *fh,
+			const struct jval *v);
+/* What a resuming host is given on its standard input: its cursor with
+ * the identities of it the model keeps. */
+void fleet_cursor_input(struct fleet *fl, const struct fleet_host *fh,
+			struct strbuf *out);
+/* --once: a leak of calls (a rising held count) of the host's report,
+ * its ledger into the model; -1 when it is not one (a bad claim). */
+int fleet_once_leak(struct fleet *fl, struct fleet_host *fh,
+		    const struct jval *o);
 
 /* fleet_argv.c: the ssh command; resume: the remote reads a cursor
  * from its standard input. */

@@ -106,8 +106,17 @@ static void on_fact(void *ctx, const struct fact *f)
 	model_fact(fo->fl->m, &g);
 }
 
+/* A rising leak the host found from the calls: its ledger. */
+static void on_leak(void *ctx, const struct jval *o)
+{
+	struct fleet_once *fo = ctx;
+
+	if (fleet_once_leak(fo->fl, fo->fh, o) < 0)
+		on_bad_claim(ctx, "leaks");
+}
+
 static const struct snapshot_read_ops read_ops = {
-	on_incident, on_bad_claim, on_scan, on_fact,
+	on_incident, on_bad_claim, on_scan, on_fact, on_leak,
 };
 
 void fleet_once_begin(struct fleet *fl, struct fleet_host *fh)

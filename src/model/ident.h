@@ -287,6 +287,22 @@ void model_idents_roots(struct model *m);
  * a report calls it before model_devices, so that "gone" is known
  * (model_alive does the same for one row). */
 void model_ask_alive(struct model *m);
+/* An identity given whole (ident_restore.c: a state file's
+ * "identities", a host's identity line): the identity of (host as
+ * named, NULL local; snap->pid; snap->name), made when new, takes the
+ * snapshot's devices and their counts, rank, dp/tp/ep, job, ledgers
+ * (with their trend, warm-up and leak) as absolute values: given again,
+ * it changes nothing.  first/last only widen.  phys is taken only with
+ * keep_phys (a host's live evidence; a state's is stale: asked again). */
+struct ident *model_ident_restore(struct model *m, const char *host,
+				  const struct ident *snap, int keep_phys);
+/* One ledger of (host, pid, name) as a host's report gives it (a leak of
+ * calls: created, destroyed, complete, the leak), made when new; device
+ * (-1: not said) is taken when it knows none.  Given again, it changes
+ * nothing. */
+void model_ident_ledger(struct model *m, const char *host, long pid,
+			const char *name, enum ledger_res r,
+			const struct ledger *l, long device);
 /* npu-smi's table for this host (local only); the model keeps a copy. */
 void model_set_npu(struct model *m, const struct npu_table *t,
 		   unsigned long long now_ms);

@@ -53,6 +53,8 @@ static void on_fact(void *ctx, const struct fact *f)
 {
 	struct follower *fw = ctx;
 
+	if (follow_fact_before(fw, f))
+		return;
 	if (fw->o.hand_over_fact) {
 		fw->o.hand_over_fact(fw->o.ctx, fact_dup(f));
 		return;

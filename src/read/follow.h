@@ -21,6 +21,9 @@ struct resume_at {
 	struct fileid id;
 	const unsigned long *given;
 	size_t ngiven;
+	/* The facts of lines up to this one were given out (0: none after
+	 * the point), not to be given again. */
+	unsigned long facts_to;
 };
 
 struct follow_opts {
@@ -66,6 +69,9 @@ struct position {
 	 * until the follower is called again). */
 	const unsigned long *given;
 	size_t ngiven;
+	/* The last line whose facts were given out (facts go out as their
+	 * lines are read, before the point when a chain is open). */
+	unsigned long facts_to;
 };
 
 /* At most this many incidents given out after a file's resume point are

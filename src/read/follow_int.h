@@ -78,6 +78,9 @@ int follow_resume_tail(struct follower *fw, struct tail *t);
 /* An incident about to be given out: 1 when it was before a restart (it
  * is then dropped), else it is noted as given. */
 int follow_given_before(struct follower *fw, const struct incident *inc);
+/* A fact about to be given: 1 when its line's facts were given before a
+ * restart (dropped), else its line is noted. */
+int follow_fact_before(struct follower *fw, const struct fact *f);
 
 /* ---- follow_read.c ---- */
 

@@ -76,6 +76,14 @@ static int identity(struct tail *t, const struct held *h)
 	return 0;
 }
 
+/* The facts given after a point before line: its last line's, or 0. */
+static unsigned long facts_to(const struct tail *t, unsigned long line)
+{
+	unsigned long to = t->fact_line > t->fact_skip ? t->fact_line
+						       : t->fact_skip;
+	return to > line ? to : 0;
+}
+
 size_t follower_positions(struct follower *fw, struct position **out)
 {
 	struct scan sc = { fw, xcalloc(fw->tt.n + 1, sizeof *sc.v), NULL };
@@ -89,11 +97,14 @@ size_t follower_positions(struct follower *fw, struct position **out)
 		struct tail *t = fw->tt.v[i];
 		prune_given(t, sc.v[i].line);
 		/* A point at 0 matters only with incidents given after it. */
-		if (t->skip_why || (!sc.v[i].off && !t->ngiven) ||
+		if (t->skip_why ||
+		    (!sc.v[i].off && !t->ngiven &&
+		     !facts_to(t, sc.v[i].line)) ||
 		    identity(t, &sc.v[i]) < 0)
 			continue;
 		v[n++] = (struct position){ t->path, *t->fid, t->last_ms,
-					    t->given, t->ngiven };
+					    t->given, t->ngiven,
+					    facts_to(t, sc.v[i].line) };
 	}
 	free(sc.v);
 	*out = v;
@@ -109,6 +120,7 @@ struct gone {
 	struct fileid id;	/* at all it had read */
 	unsigned long *given;
 	size_t ngiven;
+	unsigned long fact_line;
 	unsigned long long when;
 };
 
@@ -149,7 +161,7 @@ void follow_note_gone(struct follower *fw, const struct tail *t)
 	if (fw->gs.n == GONE_MAX)
 		gone_free_at(fw, 0);
 	struct gone *g = &fw->gs.v[fw->gs.n++];
-	*g = (struct gone){ id, NULL, 0, now };
+	*g = (struct gone){ id, NULL, 0, t->fact_line, now };
 	if (t->ngiven) {
 		g->given = xmalloc(t->ngiven * sizeof *g->given);
 		memcpy(g->given, t->given, t->ngiven * sizeof *g->given);
@@ -169,7 +181,8 @@ static int renamed(struct follower *fw, int fd, struct resume_at *at,
 		struct gone *g = &fw->gs.v[i];
 		if (g->id.ino == (unsigned long long)sb.st_ino &&
 		    fileid_matches(&g->id, fd)) {
-			*at = (struct resume_at){ g->id, g->given, g->ngiven };
+			*at = (struct resume_at){ g->id, g->given, g->ngiven,
+						  g->fact_line };
 			*which = i;
 			return 1;
 		}
@@ -213,6 +226,9 @@ int follow_resume_tail(struct follower *fw, struct tail *t)
 	free(t->skip);
 	t->skip = NULL;
 	t->nskip = 0;
+	/* Moved in this run: its facts go on from where it was read to. */
+	t->fact_line = at.facts_to;
+	t->fact_skip = moved ? 0 : at.facts_to;
 	if (at.ngiven) {
 		t->skip = xmalloc(at.ngiven * sizeof *t->skip);
 		memcpy(t->skip, at.given, at.ngiven * sizeof *t->skip);
@@ -276,6 +292,20 @@ int follow_given_before(struct follower *fw, const struct incident *inc)
 	 * with another chain open (or held), which the point waits for. */
 	if (classifier_open_chains(fw->cl) || t->ngiven || t->held)
 		note_given(fw, t, inc->line);
+	return 0;
+}
+
+int follow_fact_before(struct follower *fw, const struct fact *f)
+{
+	if (!fw->o.resume_for || !f->file)
+		return 0;
+	struct tail *t = tailtab_find(&fw->tt, f->file);
+	if (!t || t->path != f->file)
+		return 0;
+	if (f->line && f->line <= t->fact_skip)
+		return 1;
+	if (f->line > t->fact_line)
+		t->fact_line = f->line;
 	return 0;
 }
 

@@ -80,8 +80,16 @@ static int parse_entry(struct posentry *e, const struct jval *o)
 	    !seen || seen->type != J_NUMBER || bl > off || line > off)
 		return -1;
 	const struct jval *given = json_get(o, "given");
+	unsigned long long facts = 0;
 	if (given && (given->type != J_ARRAY || given->n > RESUME_GIVEN_MAX))
 		return -1;
+	/* Absent in a state of an older plogtop: its facts were counted
+	 * twice then, and may be now. */
+	if (json_get(o, "facts_to") &&
+	    (get_uint(o, "facts_to", (unsigned long long)INT64_MAX,
+		      &facts) < 0 || (facts && facts <= line)))
+		return -1;
+	e->facts_to = (unsigned long)facts;
 	for (size_t i = 0; given && i < given->n; i++) {
 		const struct jval *g = &given->items[i];
 		if (g->type != J_NUMBER || !g->is_int ||
@@ -166,6 +174,7 @@ static int try_entry(struct posentry *e, int fd, struct resume_at *at)
 	at->id = e->id;
 	at->given = e->given;
 	at->ngiven = e->ngiven;
+	at->facts_to = e->facts_to;
 	return 1;
 }
 
@@ -215,7 +224,8 @@ int posset_resume_for(void *ctx, const char *path, struct resume_at *id)
 
 static void entry_json(struct strbuf *out, const char *path,
 		       const struct fileid *id, double seen,
-		       const unsigned long *given, size_t ngiven)
+		       const unsigned long *given, size_t ngiven,
+		       unsigned long facts_to)
 {
 	sb_adds(out, "{\"path\": ");
 	json_cstring(out, path);
@@ -230,6 +240,8 @@ static void entry_json(struct strbuf *out, const char *path,
 			sb_addf(out, i ? ", %lu" : "%lu", given[i]);
 		sb_addc(out, ']');
 	}
+	if (facts_to > id->line)
+		sb_addf(out, ", \"facts_to\": %lu", facts_to);
 	sb_addc(out, '}');
 }
 
@@ -284,13 +296,13 @@ size_t positions_json(struct strbuf *out, const struct position *cur,
 	for (size_t i = 0; open && i < ncur; i++) {
 		sb_reset(&one);
 		entry_json(&one, v[i].path, &v[i].id, now, v[i].given,
-			   v[i].ngiven);
+			   v[i].ngiven, v[i].facts_to);
 		open = add_bounded(out, &one, &n, room);
 	}
 	for (size_t i = 0; open && i < nrest; i++) {
 		sb_reset(&one);
 		entry_json(&one, rest[i]->path, &rest[i]->id, rest[i]->seen,
-			   rest[i]->given, rest[i]->ngiven);
+			   rest[i]->given, rest[i]->ngiven, rest[i]->facts_to);
 		open = add_bounded(out, &one, &n, room);
 	}
 	sb_adds(out, "]}");

@@ -4,10 +4,12 @@
  *   {"version": 1, "files": [{"path": "...", "ino": "N", "dev": "N",
  *     "offset": N, "line": N, "head": "16 hex", "headlen": N,
  *     "before": "16 hex", "beforelen": N, "seen": UNIX,
- *     "given": [LINE, ...]}, ...]}
+ *     "given": [LINE, ...], "facts_to": LINE}, ...]}
  *
  * given (when not empty): the first lines of incidents given out after
- * offset, not to be given out again (struct resume_at).
+ * offset, not to be given out again (struct resume_at); facts_to (when
+ * after line): the last line whose facts (fact.h) were given out: the
+ * facts of the lines read again up to it are not given again.
  *
  * Every value is checked as it is read: it comes from a file or a stream
  * another process wrote, hostile input like any log. */
@@ -33,6 +35,7 @@ struct posentry {
 	struct fileid id;
 	unsigned long *given;	/* see struct resume_at */
 	size_t ngiven;
+	unsigned long facts_to;	/* see struct resume_at */
 	double seen;		/* Unix time it was last seen */
 	int claimed;		/* a file found now was matched to it */
 };

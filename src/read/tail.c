@@ -78,6 +78,7 @@ static void restart(struct tail *t)
 	free(t->fid);
 	t->fid = NULL;
 	t->ngiven = t->nskip = 0;
+	t->fact_line = t->fact_skip = 0;
 	t->held = 0;
 }
 

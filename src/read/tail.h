@@ -54,6 +54,12 @@ struct tail {
 	 * resume point; and, resumed, those not to give out again. */
 	unsigned long *given, *skip;
 	size_t ngiven, capgiven, nskip;
+	/* Facts (fact.h) are given as their line is read, not when a chain
+	 * closes: fact_line is the last line whose facts were given, and,
+	 * resumed, the facts of lines up to fact_skip were given before the
+	 * restart (a resume point before them: an open chain's first line)
+	 * and are not given again. */
+	unsigned long fact_line, fact_skip;
 	/* --once: a chain held for the next run starts here (held set). */
 	int held;
 	/* How long the file had not been written to (its mtime) when it

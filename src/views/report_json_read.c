@@ -125,8 +125,11 @@ static void read_leak(struct snapshot_reader *r, const struct jval *o)
 	const struct jval *d = json_get(o, "destroyed");
 	enum resource rr = res ? resource_from_name(res) : RES_NONE;
 
-	if (!from || strcmp(from, "statistics") != 0)
+	if (!from || strcmp(from, "statistics") != 0) {
+		if (from && r->ops->leak)
+			r->ops->leak(r->ctx, o);
 		return;
+	}
 	if (!name || strlen(name) > WIRE_STRING_MAX || !pid ||
 	    (pid->type != J_NULL && (pid->type != J_NUMBER || !pid->is_int ||
 				     pid->integer < 1)) ||

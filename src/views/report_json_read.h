@@ -37,6 +37,10 @@ struct snapshot_read_ops {
 	 * of what this side's model makes from the incidents and facts: not
 	 * read. */
 	void (*fact)(void *ctx, const struct fact *f);
+	/* Optional (NULL: let be): each other leak object (its "from" not
+	 * "statistics": a ledger of calls), as it is, for the caller to
+	 * check and take (fleet_once.c). */
+	void (*leak)(void *ctx, const struct jval *o);
 };
 
 struct snapshot_reader {

@@ -12,6 +12,7 @@
 
 #include "fileio.h"
 #include "i18n.h"
+#include "ident_state.h"
 #include "json.h"
 #include "jsonparse.h"
 #include "msglog.h"
@@ -203,8 +204,17 @@ int state_parse(const char *text, size_t len, struct model *m,
 				       &trial_pc, why) == 0;
 		prom_counts_free(&trial_pc);
 		model_free(&trial);
+		/* Identities likewise, into a trial model first. */
+		if (ok) {
+			model_init(&trial);
+			ok = ident_state_restore(&trial, json_get(&doc,
+					"identities"), why) == 0;
+			model_free(&trial);
+		}
 		if (ok) {
 			read_counters(json_get(&doc, "counters"), m, pc, why);
+			ident_state_restore(m, json_get(&doc, "identities"),
+					    why);
 			m->counted_since =
 				json_get(&doc, "counted_since")->number;
 			rc = 0;
@@ -315,6 +325,8 @@ int state_save(const char *path, const struct model *m,
 	counters_json(&text, m, pc);
 	sb_adds(&text, ",\n\"positions\": ");
 	positions_json(&text, cur, ncur, old, now, 0);
+	sb_adds(&text, ",\n");
+	ident_state_section(&text, m);
 	if (more && *more) {
 		sb_adds(&text, ",\n");
 		sb_adds(&text, more);
@@ -328,7 +340,7 @@ int state_save(const char *path, const struct model *m,
 }
 
 int state_load_cursor(const char *path, struct posset *ps,
-		      struct strbuf *msg)
+		      struct model *m, struct strbuf *msg)
 {
 	struct strbuf text = STRBUF_INIT, why = STRBUF_INIT;
 	struct jval doc;
@@ -346,6 +358,15 @@ int state_load_cursor(const char *path, struct posset *ps,
 		sb_addf(msg, "not a cursor (%s)", why.buf);
 	} else {
 		rc = posset_parse(ps, &doc, &why);
+		/* The identities the reader kept of this host, given back:
+		 * a resumed run goes on counting from them. */
+		if (rc == 0 && m &&
+		    ident_state_restore(m, json_get(&doc, "identities"),
+					&why) < 0) {
+			posset_free(ps);
+			memset(ps, 0, sizeof *ps);
+			rc = -1;
+		}
 		if (rc < 0)
 			sb_add(msg, why.buf, why.len);
 		jval_free(&doc);
@@ -405,7 +426,7 @@ int state_open(const char *state_file, const char *resume_file,
 	if (rc == 0 && resume_file) {
 		struct posset cursor;
 		struct strbuf why = STRBUF_INIT;
-		if (state_load_cursor(resume_file, &cursor, &why) < 0) {
+		if (state_load_cursor(resume_file, &cursor, m, &why) < 0) {
 			sb_addf(&msg, _("--resume: %s: %s (read as if there "
 				"were none)"), resume_file, sb_str(&why));
 			msglog_add(log, msg.buf);

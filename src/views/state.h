@@ -7,7 +7,13 @@
  *        "resource": "...", "cause": "...", "n": N}, ...],
  *      "read_bytes": N, "read_lines": N, "match_limit_hits": N},
  *    "positions": {see state_positions.h},
- *    "hosts": {see fleet.h: fleet_save_state}}
+ *    "hosts": {see fleet.h: fleet_save_state},
+ *    "identities": [see ident_state.h, one per identity of the model]}
+ *
+ * "identities" (added in version 1: an older reader ignores it) keeps
+ * who each process was and its ledgers, so that a restart goes on
+ * counting from them; the positions' "facts_to" keeps the facts read
+ * again from a resume point from being counted twice.
  *
  * It grows by sections: a reader ignores the members it does not know
  * (later features keep theirs there: fleet cursors, a ledger...), and
@@ -66,10 +72,12 @@ int state_save(const char *path, const struct model *m,
  * cannot be read: state_open says so). */
 int state_section(const char *path, const char *key, struct strbuf *out);
 
-/* A cursor object (--resume=FILE, "-": standard input) into ps.
- * Returns 0, or -1 with why in msg (then ps is empty). */
+/* A cursor object (--resume=FILE, "-": standard input) into ps, and its
+ * "identities" (ident_state.h: those a fleet kept of this host, given
+ * back with the cursor) into m (NULL: not read).  Returns 0, or -1 with
+ * why in msg (then ps is empty and m untouched). */
 int state_load_cursor(const char *path, struct posset *ps,
-		      struct strbuf *msg);
+		      struct model *m, struct strbuf *msg);
 
 /* What --state and --resume give at the start: the state's counters into
  * m, the positions to start from into ps (the cursor's when one is given

@@ -1,7 +1,10 @@
 #include "config.h"
 
+#include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "ident_state.h"
 #include "ident_view.h"
 #include "incident_json.h"
 #include "json.h"
@@ -135,6 +138,83 @@ int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
 	return put_line(out, &sb);
 }
 
+struct stream_sent_one {
+	size_t seq;
+	long pid;
+	uint64_t sum;
+};
+
+static uint64_t fnv(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++)
+		h = (h ^ b[i]) * 1099511628211ULL;
+	return h;
+}
+
+/* What an identity line says of it, summed up: a change shows. */
+static uint64_t ident_sum(const struct ident *id)
+{
+	uint64_t h = 14695981039346656037ULL;
+	long v[] = { id->device, id->rank, id->local_rank, id->world_size,
+		     id->dp, id->tp, id->ep, id->phys, (long)id->phys_from,
+		     (long)id->ndevices, id->dev_seen };
+
+	h = fnv(h, v, sizeof v);
+	h = fnv(h, id->devices, id->ndevices * sizeof *id->devices);
+	if (id->dev)
+		h = fnv(h, id->dev, id->ndevices * sizeof *id->dev);
+	h = fnv(h, id->ledger, sizeof id->ledger);
+	h = fnv(h, &id->first, sizeof id->first);
+	h = fnv(h, &id->last, sizeof id->last);
+	if (id->job)
+		h = fnv(h, id->job, strlen(id->job));
+	return h;
+}
+
+int stream_identities(FILE *out, const struct model *m,
+		      struct stream_sent *sent)
+{
+	const struct ident *const *v;
+	size_t n = model_idents(m, &v), k = 0, j = 0;
+	struct stream_sent_one *now = calloc(n ? n : 1, sizeof *now);
+	int rc = 0;
+
+	if (!now)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i]->host)
+			continue;	/* a host's: not this one's to say */
+		uint64_t sum = ident_sum(v[i]);
+		/* Both lists are in the order of seq. */
+		while (j < sent->n && sent->v[j].seq < v[i]->seq)
+			j++;
+		int same = j < sent->n && sent->v[j].seq == v[i]->seq &&
+			   sent->v[j].pid == v[i]->pid &&
+			   sent->v[j].sum == sum;
+		now[k++] = (struct stream_sent_one){ v[i]->seq, v[i]->pid, sum };
+		if (same || rc < 0)
+			continue;
+		struct strbuf sb = STRBUF_INIT;
+		sb_adds(&sb, "{\"type\": \"identity\", \"identity\": ");
+		ident_state_write(&sb, v[i], 0);
+		sb_addc(&sb, '}');
+		rc = put_line(out, &sb);
+	}
+	free(sent->v);
+	sent->v = now;
+	sent->n = k;
+	return rc;
+}
+
+void stream_sent_free(struct stream_sent *sent)
+{
+	free(sent->v);
+	sent->v = NULL;
+	sent->n = 0;
+}
+
 /* ---- reading a host's stream ---- */
 
 static int is_true(const struct jval *v)
@@ -174,5 +254,16 @@ int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c)
 	c->cursor = cursor && cursor->type == J_OBJECT ? cursor : NULL;
 	c->partial = is_true(json_get(v, "partial"));
 	c->settled = is_true(json_get(v, "settled"));
+	return 1;
+}
+
+int stream_identity_read(const struct jval *v, const struct jval **ident)
+{
+	const char *type = json_get_str(v, "type");
+	const struct jval *id = json_get(v, "identity");
+
+	if (!type || strcmp(type, "identity") != 0)
+		return 0;
+	*ident = id && id->type == J_OBJECT ? id : NULL;
 	return 1;
 }

@@ -12,6 +12,7 @@
 #include "catalog.h"
 #include "incident.h"
 #include "jsonparse.h"
+#include "model.h"
 #include "strbuf.h"
 
 /* How the incident lines are written. */
@@ -32,6 +33,23 @@ int stream_incident(FILE *out, const struct incident *inc,
  * left out of it; settled: nothing of the history is held back. */
 int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
 		  int settled);
+
+/* --hello only: an identity line for each local identity that changed
+ * since the last call ({"type": "identity", "identity": {ident_state.h's
+ * object, "host": null}}), absolute values, so that a resend is
+ * harmless (the reader replaces).  Called at most once a second (with
+ * the cursor lines): each identity is sent at most that often.  -1 when
+ * a write failed. */
+struct stream_sent {
+	struct stream_sent_one *v;	/* by seq, as model_idents */
+	size_t n;
+};
+int stream_identities(FILE *out, const struct model *m,
+		      struct stream_sent *sent);
+void stream_sent_free(struct stream_sent *sent);
+/* 1 with the identity object (NULL when it is not one) when v is an
+ * identity line, else 0. */
+int stream_identity_read(const struct jval *v, const struct jval **ident);
 
 /* A host's first line, {"schema": "plogtop.stream", "schema_version": 2,
  * ...}: 0 with whether it resumes (honours --resume) in *resumes, or -1

@@ -71,7 +71,7 @@ static void on_fact(void *ctx, const struct fact *f)
 }
 
 static const struct snapshot_read_ops ops = {
-	on_incident, on_bad_claim, on_scan, on_fact,
+	on_incident, on_bad_claim, on_scan, on_fact, NULL,
 };
 
 /* Reads text fed step bytes at a time: the calls, then "ok" or "refused:
