@@ -109,6 +109,11 @@ struct procenv;
 #define IDENT_WARMUP 16		/* creates before a rise may be a leak */
 #define IDENT_SPAN_MS (60ULL * 1000)	/* log time per trend span */
 #define IDENT_LEAK_SPANS 3	/* spans of rise that make a suspect */
+/* A gone process is an orphan of a device that fails up to this long
+ * after its last line: the run that left it, or the next one.  Logs of
+ * runs days apart (collected over weeks, one logical id 0 on every
+ * machine) are no evidence that one still holds what the other lacks. */
+#define IDENT_ORPHAN_USEC (24LL * 3600 * 1000000)
 #define IDENT_TREND 8		/* held at the end of the last spans */
 
 /* The resources a ledger keeps, in this order. */

@@ -11,7 +11,8 @@
  * Findings:
  *  - orphan: a local process on it that is gone (asked, not running)
  *    while the device's latest incident is later than that process's
- *    last line, or while a live process of another job shares it;
+ *    last line, by at most IDENT_ORPHAN_USEC, or while a live process
+ *    of another job shares it;
  *  - no_map: two or more processes on one logical id, none with a map:
  *    "same logical id, no device map", never "same NPU". */
 #include "config.h"
@@ -175,7 +176,8 @@ static void findings(struct device_row *r)
 		if (!out[i])
 			continue;
 		if (r->last != LOGTIME_UNKNOWN && p->last != LOGTIME_UNKNOWN &&
-		    r->last > p->last)
+		    r->last > p->last &&
+		    r->last - p->last <= IDENT_ORPHAN_USEC)
 			r->orphan = 1;
 		/* A live one (local, not gone) of another job shares it. */
 		for (j = 0; j < r->nprocs; j++)

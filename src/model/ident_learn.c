@@ -249,7 +249,8 @@ static void learn_fields(struct ident *id, const struct incident *inc)
 	set_if_said(&id->ep, parse_id(incident_field(inc, "ep")));
 }
 
-/* The incident's device and rank: its own lines', else its process's. */
+/* The incident's device and rank: its own lines', else its process's
+ * (id NULL: it has none). */
 static void give_ident(const struct ident *id, struct incident *inc)
 {
 	if (inc->device_from == FROM_NONE) {
@@ -257,7 +258,7 @@ static void give_ident(const struct ident *id, struct incident *inc)
 		if (dev >= 0) {
 			inc->device = dev;
 			inc->device_from = FROM_LINES;
-		} else if (id->device >= 0) {
+		} else if (id && id->device >= 0) {
 			inc->device = id->device;
 			inc->device_from = FROM_PROCESS;
 		}
@@ -267,7 +268,7 @@ static void give_ident(const struct ident *id, struct incident *inc)
 		if (rank >= 0) {
 			inc->rank = rank;
 			inc->rank_from = FROM_LINES;
-		} else if (id->rank >= 0) {
+		} else if (id && id->rank >= 0) {
 			inc->rank = id->rank;
 			inc->rank_from = FROM_PROCESS;
 		}
@@ -300,6 +301,13 @@ void model_ident_incident(struct model *m, struct incident *inc)
 		char *n = xstrdup(name);
 		free(inc->name);
 		inc->name = n;
+	}
+	/* No pid: no one process it is of (the screen prints of many
+	 * processes share the row "-"), so it takes nothing from one and
+	 * teaches none: its own lines only. */
+	if (!inc->pid) {
+		give_ident(NULL, inc);
+		return;
 	}
 	/* An identity is made when the incident teaches something (memory
 	 * grows with what is known: a flood of one-off pids that say

@@ -97,7 +97,8 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 		sb_adds(t, _(", gone"));
 	if (id->job) {
 		sb_adds(t, _(", job "));
-		clean_name(t, id->job, 24);
+		/* A job named by its directory: its end says which. */
+		path_fit(t, id->job, 32, "...");
 	}
 	/* What it holds now by its calls (statistics: it ended). */
 	for (int r = 0; r < LEDGER_COUNT; r++) {
