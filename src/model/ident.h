@@ -229,6 +229,10 @@ void model_fact(struct model *m, const struct fact *f);
  * several). */
 void model_ident_incident(struct model *m, struct incident *inc);
 
+/* A local process known not to run: asked (model_alive), or, never
+ * asked (--once), its pid does not run the program that logged now.
+ * A host's processes are never known gone here. */
+int ident_gone(const struct ident *id);
 /* An identity's resources with a leak finding (0: none). */
 int ident_leaks(const struct ident *id);
 
@@ -262,7 +266,13 @@ struct device_row {
 	size_t by_resource[RES_COUNT];
 	size_t failing;			/* processes with incidents on it */
 	size_t jobs;			/* distinct jobs among procs */
-	int orphan;	/* a process gone while its device still fails */
+	/* An orphan: a process whose log ended before the device's latest
+	 * failure (within IDENT_ORPHAN_USEC), or that still runs and holds
+	 * some of what it created there (ident_devices.c says which of
+	 * several); orphan_gone: it is known not to run. */
+	int orphan;
+	const struct ident *orphan_id;
+	int orphan_gone;
 	int no_map;	/* shared on the same logical id, no device map */
 	/* Added by the model's part: */
 	int by_phys;	/* grouped by physical NPU (phys is its id) */

@@ -9,10 +9,14 @@
  * A logical row says its NPU when all its processes agree on one.
  *
  * Findings:
- *  - orphan: a local process on it that is gone (asked, not running)
- *    while the device's latest incident is later than that process's
- *    last line, by at most IDENT_ORPHAN_USEC, or while a live process
- *    of another job shares it;
+ *  - orphan: a process whose log ended before the device's latest
+ *    failure, by at most IDENT_ORPHAN_USEC, or that still runs and holds
+ *    some of what it created there (local): a rank left behind by a
+ *    killed run, holding what the next run lacks.  Of several, the one
+ *    that held most (its ledger of calls when its log ended; one that
+ *    wrote its finalize statistics let everything go), then one that
+ *    did not fail there, then one that runs.  Logs of runs days apart
+ *    on one logical id are no evidence of each other;
  *  - no_map: two or more processes on one logical id, none with a map:
  *    "same logical id, no device map", never "same NPU". */
 #include "config.h"
@@ -97,7 +101,7 @@ static struct device_row *row_for(struct rows *rs, struct model_host *h,
 /* A local process known not to run: asked (model_alive,
  * model_ask_alive), or, never asked (--once), its pid does not run the
  * program that logged now. */
-static int gone(const struct ident *id)
+int ident_gone(const struct ident *id)
 {
 	if (id->host)
 		return 0;
@@ -133,7 +137,7 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 		if (d && d->n)
 			r->failing++;
 	}
-	if (id->devices[i] == id->device && !gone(id)) {
+	if (id->devices[i] == id->device && !ident_gone(id)) {
 		for (int k = 0; k < LEDGER_COUNT; k++) {
 			const struct ledger *l = &id->ledger[k];
 			if (l->from != LEDGER_NONE)
@@ -152,18 +156,68 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 		r->last = d->last;
 }
 
-static int other_job(const struct ident *a, const struct ident *b)
+/* What p held on the row's device when its log ended: its ledgers of
+ * calls, while that device was the one it had set. */
+static unsigned long long held_on(const struct ident *p,
+				  const struct device_row *r)
 {
-	return a->job && b->job && strcmp(a->job, b->job) != 0;
+	unsigned long long h = 0;
+
+	if (r->by_phys ? p->phys != r->phys : p->device != r->device)
+		return 0;
+	for (int k = 0; k < LEDGER_COUNT; k++)
+		if (p->ledger[k].from == LEDGER_CALLS)
+			h += ledger_held(&p->ledger[k]);
+	return h;
+}
+
+/* Whether p failed on the row's device. */
+static int fails_on(const struct ident *p, const struct device_row *r)
+{
+	for (size_t i = 0; i < p->ndevices; i++)
+		if (p->dev && p->dev[i].n &&
+		    (r->by_phys || p->devices[i] == r->device))
+			return 1;
+	return 0;
+}
+
+/* How strongly p is the device's orphan (0: not one): its log ended
+ * before the device's latest failure (within IDENT_ORPHAN_USEC), or it
+ * still runs and holds some; one that held what it created there weighs
+ * most, then one that did not fail there, then one that still runs. */
+static int orphan_weight(const struct device_row *r, const struct ident *p,
+			 int is_gone, unsigned long long h)
+{
+	int alive = !p->host && !is_gone;
+	int before = r->last != LOGTIME_UNKNOWN && p->last != LOGTIME_UNKNOWN &&
+		     r->last > p->last && r->last - p->last <= IDENT_ORPHAN_USEC;
+
+	if (!r->incidents || (!before && !(alive && h)))
+		return 0;
+	return 1 + (h ? 4 : 0) + (!fails_on(p, r) ? 2 : 0) + alive;
+}
+
+static void orphan_finding(struct device_row *r, const struct ident *p,
+			   int is_gone, int *best, unsigned long long *most)
+{
+	unsigned long long h = held_on(p, r);
+	int w = orphan_weight(r, p, is_gone, h);
+
+	if (!w || w < *best || (w == *best && h <= *most))
+		return;
+	r->orphan = 1;
+	r->orphan_id = p;
+	r->orphan_gone = is_gone;
+	*best = w;
+	*most = h;
 }
 
 static void findings(struct device_row *r)
 {
 	int map = 0;
-	unsigned char *out = xcalloc(r->nprocs, 1);
+	unsigned long long most = 0;
+	int best = 0;
 
-	for (size_t i = 0; i < r->nprocs; i++)
-		out[i] = (unsigned char)gone(r->procs[i]);
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct ident *p = r->procs[i];
 		map |= p->has_map;
@@ -173,19 +227,8 @@ static void findings(struct device_row *r)
 			j++;
 		if (p->job && j == i)
 			r->jobs++;	/* a job not seen before in the row */
-		if (!out[i])
-			continue;
-		if (r->last != LOGTIME_UNKNOWN && p->last != LOGTIME_UNKNOWN &&
-		    r->last > p->last &&
-		    r->last - p->last <= IDENT_ORPHAN_USEC)
-			r->orphan = 1;
-		/* A live one (local, not gone) of another job shares it. */
-		for (j = 0; j < r->nprocs; j++)
-			if (!out[j] && !r->procs[j]->host &&
-			    other_job(p, r->procs[j]))
-				r->orphan = 1;
+		orphan_finding(r, p, ident_gone(p), &best, &most);
 	}
-	free(out);
 	r->no_map = !r->by_phys && r->nprocs >= 2 && !map;
 	if (r->phys == -2)
 		r->phys = IDENT_UNKNOWN;

@@ -231,9 +231,9 @@ static void callout_lines(const struct device_row *r, struct strbuf *out)
 		sb_addf(out, _(L_CALL_JOBS), r->jobs, r->nprocs);
 		sb_addc(out, '\n');
 	}
-	if (r->orphan) {
-		sb_adds(out, _(L_CALL_ORPHAN));
-		sb_addc(out, '\n');
+	if (r->orphan && r->orphan_id) {
+		orphan_sentence(out, r);
+		sb_adds(out, ".\n");
 	}
 	if (r->no_map) {
 		sb_adds(out, _(L_CALL_NO_MAP));

@@ -104,7 +104,7 @@
 /* The device view (d, dash_devices.c). */
 #define L_NPU_HEAD N_("NPU")
 #define L_NOTE_HEAD N_("NOTE")
-#define L_NOTE_ORPHAN N_("orphan: gone, still failing")
+#define L_NOTE_ORPHAN N_("orphan: another holds it")
 #define L_NOTE_JOBS N_("shared by several jobs")
 #define L_NOTE_NO_MAP N_("same logical id, no device map")
 #define L_NOTE_SHARED N_("shared NPU")
@@ -126,7 +126,6 @@
 #define L_DEV_SMI_NO_PHYS N_("  the NPU behind this logical id is not known: npu-smi's rows cannot be matched")
 #define L_DEV_SMI_IDLE N_("  no running process on NPU %ld")
 #define L_CALL_JOBS N_("Shared by %zu jobs (processes: %zu): if several processes share a device, run fewer of them on it.")
-#define L_CALL_ORPHAN N_("Orphan: a process that used this device is gone, and the device still fails. Look for what still holds it (npu-smi info) and end it.")
 #define L_CALL_NO_MAP N_("Same logical id, no device map: these processes logged the same device id, but none has a visible-device map, so they may be on different NPUs.")
 #define L_CALL_SHARED N_("Processes sharing NPU %ld: %zu (evidence: %s).")
 

@@ -150,6 +150,12 @@ static void device_part(struct strbuf *sb, const struct device_row *d,
 		"\"orphan\": %s, \"no_map\": %s", d->failing, d->jobs,
 		d->jobs > 1 ? "true" : "false", d->orphan ? "true" : "false",
 		d->no_map ? "true" : "false");
+	/* Who the orphan is (ident.h: struct device_row). */
+	sb_adds(sb, ", \"orphan_pid\": ");
+	if (d->orphan_id && d->orphan_id->pid > 0)
+		sb_addf(sb, "%ld", d->orphan_id->pid);
+	else
+		sb_adds(sb, "null");
 	/* npu-smi's table is this host's: a host's device has none here. */
 	tenants_part(sb, d->host || d->phys_from == PHYS_NONE ? -1 : d->phys,
 		     npu);

@@ -184,3 +184,50 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 	sb_free(&clean);
 	return lim || guess;
 }
+
+/* What it held on the device when its log ended: "584 streams and 4
+ * notifies", or nothing. */
+static void held_list(struct strbuf *sb, const struct ident *p)
+{
+	for (int r = 0; r < LEDGER_COUNT; r++) {
+		const struct ledger *l = &p->ledger[r];
+		if (l->from != LEDGER_CALLS || !ledger_held(l))
+			continue;
+		if (sb->len)
+			sb_adds(sb, _(" and "));
+		ledger_counted(sb, ledger_resource((enum ledger_res)r),
+			       ledger_held(l));
+	}
+}
+
+void orphan_sentence(struct strbuf *sb, const struct device_row *d)
+{
+	const struct ident *p = d->orphan_id;
+	struct strbuf name = STRBUF_INIT, held = STRBUF_INIT;
+
+	if (!p)
+		return;
+	sanitize(&name, p->name && *p->name ? p->name : "-",
+		 strlen(p->name && *p->name ? p->name : "-"));
+	held_list(&held, p);
+	if (held.len)
+		sb_addf(sb, _("orphan: pid %ld (%s) held %s on device %ld when "
+			      "its log ended, and the device failed after it"),
+			p->pid, name.buf, held.buf, d->device);
+	else
+		sb_addf(sb, _("orphan: pid %ld (%s) used device %ld until its "
+			      "log ended, and the device failed after it"),
+			p->pid, name.buf, d->device);
+	if (p->host)
+		sb_adds(sb, _("; whether it still runs on its host is not "
+			      "known here"));
+	else if (d->orphan_gone)
+		sb_adds(sb, _("; it is gone, but a process killed hard can "
+			      "leave what it held to the driver until the NPU is "
+			      "reset (npu-smi info shows what runs there)"));
+	else
+		sb_addf(sb, _("; it still runs: end it (kill %ld) to free "
+			      "what it holds"), p->pid);
+	sb_free(&name);
+	sb_free(&held);
+}

@@ -38,6 +38,10 @@ void leak_sentence(struct strbuf *sb, const struct ident *id,
 int limit_sentence(struct strbuf *sb, const struct incident *inc,
 		   const struct ident *id, const struct npu_table *npu);
 
+/* A device's orphan (struct device_row): who it is, what it held there
+ * when its log ended, and what to do: end it if it runs. */
+void orphan_sentence(struct strbuf *sb, const struct device_row *d);
+
 /* The chip name npu-smi gives for id's device (as above), or NULL. */
 const char *ledger_chip(const struct ident *id, const struct npu_table *npu);
 

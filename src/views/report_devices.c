@@ -43,14 +43,6 @@ static void clean_name(struct strbuf *sb, const char *s, size_t max)
 	sb_free(&c);
 }
 
-/* Known not to run: liveness asked its row and found it gone (a host's
- * processes are never asked; one without a row says nothing). */
-static int gone(const struct ident *id)
-{
-	return !id->host && !id->alive && id->proc && id->proc->alive_ms &&
-	       !id->proc->alive;
-}
-
 static void device_head(struct strbuf *t, const struct device_row *d,
 			int hosts)
 {
@@ -91,9 +83,10 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 	long rank = view_ident_rank(id);
 	if (rank >= 0)
 		sb_addf(t, _(", rank %ld"), rank);
-	if (id->alive || (id->proc && id->proc->alive))
+	int alive = id->alive || (id->proc && id->proc->alive);
+	if (alive)
 		sb_adds(t, _(", alive"));
-	else if (gone(id))
+	else if (ident_gone(id))
 		sb_adds(t, _(", gone"));
 	if (id->job) {
 		sb_adds(t, _(", job "));
@@ -105,7 +98,9 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 		const struct ledger *l = &id->ledger[r];
 		if (l->from != LEDGER_CALLS || !ledger_held(l))
 			continue;
-		sb_adds(t, _(", holds "));
+		/* Gone: what it held when its log ended. */
+		sb_adds(t, !alive && ident_gone(id) ? _(", held ")
+						    : _(", holds "));
 		ledger_counted(t, ledger_resource((enum ledger_res)r),
 			       ledger_held(l));
 	}
@@ -151,17 +146,8 @@ static void callouts(struct strbuf *sb, const struct device_row *d,
 		item(sb, sb_str(&t), 4, width);
 		sb_reset(&t);
 	}
-	size_t i = 0;
-	while (d->orphan && i < d->nprocs &&
-	       !(gone(d->procs[i]) && d->procs[i]->pid > 0))
-		i++;
-	if (d->orphan && i < d->nprocs)
-		sb_addf(&t, _("process %ld is gone but device %ld still fails"),
-			d->procs[i]->pid, d->device);
-	else if (d->orphan)	/* the model knows which; this view not */
-		sb_addf(&t, _("a process of device %ld is gone but the device "
-			      "still fails"), d->device);
-	if (t.len) {
+	if (d->orphan && d->orphan_id) {
+		orphan_sentence(&t, d);
 		item(sb, sb_str(&t), 4, width);
 		sb_reset(&t);
 	}

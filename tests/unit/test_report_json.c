@@ -380,7 +380,7 @@ static void test_identity_json(void **state)
 	struct device_row row = {
 		.device = 3, .phys = 7, .phys_from = PHYS_ENVIRON,
 		.procs = procs, .nprocs = 2, .incidents = 5, .failing = 1,
-		.jobs = 2, .orphan = 1,
+		.jobs = 2, .orphan = 1, .orphan_id = &id, .orphan_gone = 1,
 	};
 	row.by_resource[resource_from_name("stream")] = 5;
 	static struct npu_table npu = { .nprocs = 2 };
@@ -397,7 +397,7 @@ static void test_identity_json(void **state)
 		"\"incidents\": 5, \"counts\": [{\"resource\": \"stream\", "
 		"\"incidents\": 5}], \"failing\": 1, \"jobs\": 2, "
 		"\"shared\": true, \"orphan\": true, \"no_map\": false, "
-		"\"tenants\": [{\"pid\": 9001, \"name\": \"python3\", "
+		"\"orphan_pid\": 200104, \"tenants\": [{\"pid\": 9001, \"name\": \"python3\", "
 		"\"memory_mb\": 1024}]}\n  ]");
 	sb_reset(&sb);
 	ident_json_leaks(&sb, procs, 2);

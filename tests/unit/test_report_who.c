@@ -171,7 +171,7 @@ static void test_devices_section(void **state)
 	struct device_row row = {
 		.device = 3, .phys = -1, .procs = procs, .nprocs = 2,
 		.incidents = 2, .failing = 2, .jobs = 2, .orphan = 1,
-		.no_map = 1,
+		.orphan_id = &f.id[0], .orphan_gone = 1, .no_map = 1,
 	};
 	row.by_resource[RES_STREAM] = 1;
 	row.by_resource[RES_EVENT] = 1;
@@ -184,20 +184,25 @@ static void test_devices_section(void **state)
 		"streams\n"
 		"    shared by processes of 2 jobs: run fewer processes per "
 		"device\n"
-		"    process 200104 is gone but device 3 still fails\n"
+		"    orphan: pid 200104 (python3) used device 3 until its log "
+		"ended, and the\n"
+		"      device failed after it; it is gone, but a process killed "
+		"hard can leave\n"
+		"      what it held to the driver until the NPU is reset "
+		"(npu-smi info shows what\n"
+		"      runs there)\n"
 		"    same logical id, no device map: these processes may be on "
 		"different NPUs\n");
 	sb_reset(&sb);
 	report_devices(&sb, &row, 0, NULL, 0, 80);
 	assert_int_equal(sb.len, 0);
-	/* Not asked: neither alive nor gone, and the model's finding said
-	 * without a pid this view cannot name. */
-	f.m.procs[0]->alive_ms = 0;
+	/* One that still runs: end it. */
+	row.orphan_id = &f.id[1];
+	row.orphan_gone = 0;
 	report_devices(&sb, &row, 1, NULL, 0, 80);
-	assert_non_null(strstr(sb.buf, "    pid 200104 python3, rank 3, job "
-			       "job-a\n"));
-	assert_non_null(strstr(sb.buf, "    a process of device 3 is gone but "
-			       "the device still fails\n"));
+	assert_non_null(strstr(sb.buf, "    orphan: pid 200300 (python3) held "
+			       "10 streams on device 3 when its log"));
+	assert_non_null(strstr(sb.buf, "end it (kill 200300)"));
 	sb_reset(&sb);
 	row.incidents = 0;
 	memset(row.by_resource, 0, sizeof row.by_resource);
