@@ -233,7 +233,7 @@ static void callout_lines(const struct device_row *r, struct strbuf *out)
 	}
 	if (r->orphan && r->orphan_id) {
 		orphan_sentence(out, r);
-		sb_adds(out, ".\n");
+		sb_addc(out, '\n');
 	}
 	if (r->no_map) {
 		sb_adds(out, _(L_CALL_NO_MAP));
