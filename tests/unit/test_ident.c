@@ -314,6 +314,37 @@ static void test_fold_keeps_the_leak(void **state)
 	model_free(&m);
 }
 
+/* A rank learnt after the incident (the launcher's captured output read
+ * after the plog files): the kept incident takes it from its process, as
+ * a later one does, so that the two never disagree. */
+static void test_rank_learnt_later(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	model_set_live(&m, 10);
+	fake_now = 1000;
+	m.clock_ms = fake_clock;
+	struct incident *inc = make(DEAD_PID, "python3", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(inc->rank_from, FROM_NONE);
+	struct fact f = { 0 };
+	f.pid = DEAD_PID;
+	f.name = "";
+	f.kind = FACT_RANK;
+	f.time = T0 + SEC;
+	f.file = "/logs/torchrun.log";
+	f.line = 1;
+	f.device = f.dp = f.tp = f.ep = FACT_UNSAID;
+	f.rank = 3;
+	model_fact(&m, &f);
+	assert_int_equal(find(&m, DEAD_PID, "python3")->rank, 3);
+	assert_int_equal(inc->rank, 3);
+	assert_int_equal(inc->rank_from, FROM_PROCESS);
+	model_free(&m);
+}
+
 static void test_bounded(void **state)
 {
 	struct model m;
@@ -371,6 +402,7 @@ int main(void)
 		cmocka_unit_test(test_pid_only_joins),
 		cmocka_unit_test(test_device_from),
 		cmocka_unit_test(test_fold_keeps_the_leak),
+		cmocka_unit_test(test_rank_learnt_later),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_block_before_its_process),
 	};
