@@ -45,10 +45,26 @@ static void clean_name(struct strbuf *sb, const char *s, size_t max)
 
 /* Known not to run: liveness asked its row and found it gone (a host's
  * processes are never asked; one without a row says nothing). */
+/* As the model's findings see it (model_ask_alive asks every local
+ * identity, row or not): an orphan from a killed run has no row. */
 static int gone(const struct ident *id)
 {
-	return !id->host && !id->alive && id->proc && id->proc->alive_ms &&
-	       !id->proc->alive;
+	if (id->host)
+		return 0;
+	if (id->alive_known)
+		return !id->alive;
+	return id->proc && id->proc->alive_ms && !id->proc->alive;
+}
+
+/* The one the orphan finding is of: gone, its last line before the
+ * device's latest incident (else any gone one). */
+static int orphan_of(const struct device_row *d, const struct ident *id,
+		     int strict)
+{
+	if (!gone(id) || id->pid <= 0)
+		return 0;
+	return !strict || (d->last != LOGTIME_UNKNOWN &&
+			   id->last != LOGTIME_UNKNOWN && d->last > id->last);
 }
 
 static void device_head(struct strbuf *t, const struct device_row *d,
@@ -151,9 +167,12 @@ static void callouts(struct strbuf *sb, const struct device_row *d,
 		sb_reset(&t);
 	}
 	size_t i = 0;
-	while (d->orphan && i < d->nprocs &&
-	       !(gone(d->procs[i]) && d->procs[i]->pid > 0))
+	while (d->orphan && i < d->nprocs && !orphan_of(d, d->procs[i], 1))
 		i++;
+	if (i == d->nprocs)
+		for (i = 0; d->orphan && i < d->nprocs &&
+			    !orphan_of(d, d->procs[i], 0);)
+			i++;
 	if (d->orphan && i < d->nprocs)
 		sb_addf(&t, _("process %ld is gone but device %ld still fails"),
 			d->procs[i]->pid, d->device);
