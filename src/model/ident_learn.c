@@ -136,8 +136,8 @@ static void learn_rank(struct ident *id, long rank)
 	if (rank < 0 || rank == id->rank)
 		return;
 	id->rank = rank;
-	if (!id->proc)
-		return;
+	if (!id->proc || (id->pid <= 0 && !(id->name && id->name[0])))
+		return;	/* the row of blocks with neither: no process */
 	for (struct dlink *l = id->proc->recent.first; l; l = l->next) {
 		struct incident *inc = DLIST_ENTRY(l, struct incident, in_proc);
 		if (inc->rank_from != FROM_NONE ||
@@ -270,15 +270,20 @@ static void learn_fields(struct ident *id, const struct incident *inc)
 	set_if_said(&id->ep, parse_id(incident_field(inc, "ep")));
 }
 
-/* The incident's device and rank: its own lines', else its process's. */
+/* The incident's device and rank: its own lines', else its process's.
+ * Blocks that name neither pid nor program all count under one row, which
+ * is no process: one of them naming device 0 says nothing of the others
+ * (never guess), so that row gives nothing. */
 static void give_ident(const struct ident *id, struct incident *inc)
 {
+	int a_process = id->pid > 0 || (id->name && id->name[0]);
+
 	if (inc->device_from == FROM_NONE) {
 		long dev = parse_id(incident_field(inc, "device_id"));
 		if (dev >= 0) {
 			inc->device = dev;
 			inc->device_from = FROM_LINES;
-		} else if (id->device >= 0) {
+		} else if (a_process && id->device >= 0) {
 			inc->device = id->device;
 			inc->device_from = FROM_PROCESS;
 		}
@@ -288,7 +293,7 @@ static void give_ident(const struct ident *id, struct incident *inc)
 		if (rank >= 0) {
 			inc->rank = rank;
 			inc->rank_from = FROM_LINES;
-		} else if (id->rank >= 0) {
+		} else if (a_process && id->rank >= 0) {
 			inc->rank = id->rank;
 			inc->rank_from = FROM_PROCESS;
 		}
