@@ -3,6 +3,7 @@
  * turns out to be one. */
 #include "config.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -70,6 +71,17 @@ int chain_has_role(const struct facts *f, enum role r)
 	return (f->roles >> r) & 1;
 }
 
+/* A block's "[PID: N]": one out of range (negative, above LONG_MAX, which
+ * strtol would clamp to LONG_MAX) is no pid the system could have: 0, as
+ * when the block does not say, never a pid made up. */
+static long screen_pid(const char *value)
+{
+	errno = 0;
+	long v = strtol(value, NULL, 10);
+
+	return errno == ERANGE || v < 0 ? 0 : v;
+}
+
 /* Named captures: pid, name, time and reported describe the incident;
  * every other name is a field.  The first value of a field wins: the
  * first line of a chain is the place that failed. */
@@ -89,7 +101,7 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 			}
 		} else if (strcmp(name, "pid") == 0) {
 			if (ch->screen && !inc->pid)
-				inc->pid = strtol(value, NULL, 10);
+				inc->pid = screen_pid(value);
 		} else if (strcmp(name, "name") == 0) {
 			if (ch->screen && !inc->name)
 				inc->name = xstrndup(value, cp->len);

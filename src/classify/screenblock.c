@@ -1,5 +1,7 @@
 #include "config.h"
 
+#include <errno.h>
+
 #include <limits.h>
 #include <stdlib.h>
 #include <string.h>
@@ -341,8 +343,13 @@ static void on_prefix_capture(void *ctx, const char *name, const char *value,
 {
 	struct prefix_process *pp = ctx;
 
-	if (strcmp(name, "pid") == 0)
+	if (strcmp(name, "pid") == 0) {
+		/* Out of range (strtol clamps it): no pid, not LONG_MAX. */
+		errno = 0;
 		pp->pid = strtol(value, NULL, 10);
+		if (errno == ERANGE || pp->pid < 0)
+			pp->pid = 0;
+	}
 	else if (strcmp(name, "name") == 0) {
 		pp->name = value;
 		pp->namelen = len;

@@ -127,6 +127,27 @@ static void inherit(struct model *m, struct ident *id)
 	}
 }
 
+/* A rank is the process's for all its life: incidents it kept from
+ * before the rank was learned (a launcher's captured output read after
+ * the plog files) take it too, so that an incident and its process
+ * never disagree in a report. */
+static void learn_rank(struct ident *id, long rank)
+{
+	if (rank < 0 || rank == id->rank)
+		return;
+	id->rank = rank;
+	if (!id->proc || (id->pid <= 0 && !(id->name && id->name[0])))
+		return;	/* the row of blocks with neither: no process */
+	for (struct dlink *l = id->proc->recent.first; l; l = l->next) {
+		struct incident *inc = DLIST_ENTRY(l, struct incident, in_proc);
+		if (inc->rank_from != FROM_NONE ||
+		    parse_id(incident_field(inc, "rank")) >= 0)
+			continue;
+		inc->rank = rank;
+		inc->rank_from = FROM_PROCESS;
+	}
+}
+
 /* The identity of (host, pid, name), made when new: the first named one
  * of a pid inherits what its pid-only blocks taught. */
 static struct ident *get(struct model *m, struct model_host *host,
@@ -186,7 +207,7 @@ void model_fact(struct model *m, const struct fact *f)
 		}
 		break;
 	case FACT_RANK:
-		set_if_said(&id->rank, f->rank);
+		learn_rank(id, f->rank);
 		set_if_said(&id->dp, f->dp);
 		set_if_said(&id->tp, f->tp);
 		set_if_said(&id->ep, f->ep);
@@ -243,7 +264,7 @@ static void learn_fields(struct ident *id, const struct incident *inc)
 
 	if (dev >= 0)
 		ident_set_device(id, dev);
-	set_if_said(&id->rank, parse_id(incident_field(inc, "rank")));
+	learn_rank(id, parse_id(incident_field(inc, "rank")));
 	set_if_said(&id->dp, parse_id(incident_field(inc, "dp")));
 	set_if_said(&id->tp, parse_id(incident_field(inc, "tp")));
 	set_if_said(&id->ep, parse_id(incident_field(inc, "ep")));

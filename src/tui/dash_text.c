@@ -85,9 +85,9 @@ const char *const help_lines[] = {
 	   "(a gone process's row stays dimmed), HOST shortens to 6 cells, "
 	   "RANK, DEV, then the resource columns from the right; PID, NAME, "
 	   "TOTAL and LAST stay.  80 columns hold HOST, DEV and RANK."),
-	N_("Narrow terminals drop TREND, then the resource columns; the key "
-	   "bar takes a second line.  Warnings never write over the screen: "
-	   "they show on the message line and under e."),
+	N_("On a narrow terminal the key bar takes a second line.  Warnings "
+	   "never write over the screen: they show on the message line and "
+	   "under e."),
 };
 const size_t help_lines_n = sizeof help_lines / sizeof help_lines[0];
 

@@ -79,13 +79,16 @@ int ledger_fix_sentence(struct strbuf *sb, const struct ident *id,
 			      "this process's creates and destroys."));
 		return 0;
 	}
-	created_destroyed(sb, _("This process"), l, r);
-	sb_addc(sb, ' ');
-	sb_adds(sb, from_words(l->from));
-	if (!l->complete)
-		sb_adds(sb, _("; its earlier lines were not read, so it may "
-			      "have created more"));
-	sb_addc(sb, '.');
+	struct strbuf what = STRBUF_INIT;
+	created_destroyed(&what, _("This process"), l, r);
+	/* TRANSLATORS: the ledger's sentence: what it created and
+	 * destroyed, where the numbers come from, and "; its earlier lines
+	 * were not read..." or nothing.  Its spaces and full stop are the
+	 * language's (Chinese: "%s%s%s。"). */
+	sb_addf(sb, _("%s %s%s."), sb_str(&what), from_words(l->from),
+		l->complete ? "" : _("; its earlier lines were not read, so "
+				     "it may have created more"));
+	sb_free(&what);
 	if (l->leak == LEAK_ENDED)
 		sb_adds(sb, _(" It ended holding what it did not destroy: a "
 			      "leak."));

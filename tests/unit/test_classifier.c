@@ -988,6 +988,19 @@ static void test_screen_blank_line_ends_a_block(void **state)
 	sb_free(&text);
 }
 
+/* A pid no system could have is no pid: not strtol's LONG_MAX. */
+static void test_screen_pid_out_of_range(void **state)
+{
+	struct harness *h = *state;
+
+	assert_int_equal(read_all(h, STDOUT_LOG, FILE_MIXED,
+		"[PID: 4294967297000000000000] 2026-06-04-10:17:18.891.861 Insufficient_Stream_Resources(EL0009): The stream resources are insufficient.\n"
+		"        TraceBack (most recent call last):\n"
+		"        rtStreamBeginCapture execution failed, reason=driver error:no stream resource[FUNC:FuncErrorReason][FILE:error_message_manage.cc][LINE:69]\n"),
+		1);
+	assert_int_equal(h->inc[0]->pid, 0);
+}
+
 static void test_screen_heading_decides_ee1001(void **state)
 {
 	struct harness *h = *state;
@@ -1184,6 +1197,7 @@ int main(void)
 		T(test_screen_new_heading_starts_a_block),
 		T(test_screen_double_spaced),
 		T(test_screen_blank_line_ends_a_block),
+		T(test_screen_pid_out_of_range),
 		T(test_screen_heading_decides_ee1001),
 		T(test_screen_argument_text_under_another_code),
 		T(test_screen_unknown_heading_code_kept),

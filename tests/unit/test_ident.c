@@ -314,6 +314,65 @@ static void test_fold_keeps_the_leak(void **state)
 	model_free(&m);
 }
 
+/* A rank learnt after the incident (the launcher's captured output read
+ * after the plog files): the kept incident takes it from its process, as
+ * a later one does, so that the two never disagree. */
+static void test_rank_learnt_later(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	model_set_live(&m, 10);
+	fake_now = 1000;
+	m.clock_ms = fake_clock;
+	struct incident *inc = make(DEAD_PID, "python3", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	assert_int_equal(inc->rank_from, FROM_NONE);
+	struct fact f = { 0 };
+	f.pid = DEAD_PID;
+	f.name = "";
+	f.kind = FACT_RANK;
+	f.time = T0 + SEC;
+	f.file = "/logs/torchrun.log";
+	f.line = 1;
+	f.device = f.dp = f.tp = f.ep = FACT_UNSAID;
+	f.rank = 3;
+	model_fact(&m, &f);
+	assert_int_equal(find(&m, DEAD_PID, "python3")->rank, 3);
+	assert_int_equal(inc->rank, 3);
+	assert_int_equal(inc->rank_from, FROM_PROCESS);
+	model_free(&m);
+}
+
+/* Screen prints that name neither pid nor program share one row, which
+ * is no process: one naming device 0 and rank 2 gives them to none of
+ * the others (the seed's EE1023 examples, one after another). */
+static void test_no_process_gives_nothing(void **state)
+{
+	struct model m;
+
+	(void)state;
+	model_init(&m);
+	model_set_live(&m, 10);
+	fake_now = 1000;
+	m.clock_ms = fake_clock;
+	struct incident *inc = make(0, "", RES_STREAM, T0, NULL);
+	model_add(&m, inc, READ_BEFORE);
+	struct incident *said = make(0, "", RES_NOTIFY, T0 + 1, NULL);
+	field(said, "device_id", "0");
+	field(said, "rank", "2");
+	model_add(&m, said, READ_BEFORE);
+	assert_int_equal(said->device_from, FROM_LINES);
+	assert_int_equal(said->rank_from, FROM_LINES);
+	struct incident *later = make(0, "", RES_EVENT, T0 + 2, NULL);
+	model_add(&m, later, READ_BEFORE);
+	assert_int_equal(later->device_from, FROM_NONE);
+	assert_int_equal(later->rank_from, FROM_NONE);
+	assert_int_equal(inc->rank_from, FROM_NONE);
+	model_free(&m);
+}
+
 static void test_bounded(void **state)
 {
 	struct model m;
@@ -371,6 +430,8 @@ int main(void)
 		cmocka_unit_test(test_pid_only_joins),
 		cmocka_unit_test(test_device_from),
 		cmocka_unit_test(test_fold_keeps_the_leak),
+		cmocka_unit_test(test_rank_learnt_later),
+		cmocka_unit_test(test_no_process_gives_nothing),
 		cmocka_unit_test(test_bounded),
 		cmocka_unit_test(test_block_before_its_process),
 	};

@@ -228,6 +228,40 @@ static void test_devices_section(void **state)
 	teardown(&f);
 }
 
+/* An orphan from a killed run wrote only facts (no incident, no row):
+ * the model asked it (model_ask_alive) and found it gone before device
+ * 3's latest incident; the view names it, not the failing rank that is
+ * also gone now, and marks both gone as the model sees them. */
+static void test_orphan_without_row(void **state)
+{
+	struct fixture f;
+	struct strbuf sb = STRBUF_INIT;
+
+	(void)state;
+	setup(&f);
+	struct ident orphan = {
+		.pid = 242638, .name = "python3", .device = 3, .phys = -1,
+		.rank = -1, .local_rank = -1, .alive_known = 1,
+		.last = 1000,
+	};
+	f.id[0].alive_known = 1;
+	f.id[0].last = 5000;
+	const struct ident *procs[] = { &f.id[0], &orphan };
+	struct device_row row = {
+		.device = 3, .phys = -1, .procs = procs, .nprocs = 2,
+		.incidents = 1, .failing = 1, .jobs = 1, .orphan = 1,
+		.orphan_id = &orphan, .orphan_gone = 1, .last = 5000,
+	};
+	row.by_resource[RES_STREAM] = 1;
+	report_devices(&sb, &row, 1, NULL, 0, 80);
+	assert_non_null(strstr(sb.buf, "    pid 242638 python3, gone\n"));
+	assert_non_null(strstr(sb.buf, "    pid 200104 python3, rank 3, gone"));
+	assert_non_null(strstr(sb.buf, "    orphan: pid 242638 (python3) used "
+			       "device 3 until its log ended"));
+	sb_free(&sb);
+	teardown(&f);
+}
+
 static void test_ledger_sentences(void **state)
 {
 	struct fixture f;
@@ -342,6 +376,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_columns_fit),
 		cmocka_unit_test(test_devices_section),
+		cmocka_unit_test(test_orphan_without_row),
 		cmocka_unit_test(test_ledger_sentences),
 		cmocka_unit_test(test_prom_gauges),
 	};
