@@ -34,6 +34,11 @@ void follow_history_forget(struct follower *fw, struct tail *t)
 static int order_cmp(const void *a, const void *b)
 {
 	const struct order *x = a, *y = b;
+	/* Plog first: a captured block that names only a pid then joins
+	 * the process plog named (model_ident_incident), wherever the
+	 * user's paths put the job's output. */
+	if (x->captured != y->captured)
+		return x->captured ? 1 : -1;
 	int c = strcmp(x->stream, y->stream);
 
 	if (c)
@@ -43,9 +48,10 @@ static int order_cmp(const void *a, const void *b)
 	return strcmp(x->t->path, y->t->path);
 }
 
-/* The history is read in one order whatever the mode: stream by stream
- * (the rotations of one writer: see logname.h), each stream's files in
- * the order of their stamps, and every chain closed when a stream ends.
+/* The history is read in one order whatever the mode: the plog family's
+ * streams, then captured output's, stream by stream (the rotations of
+ * one writer: see logname.h), each stream's files in the order of their
+ * stamps, and every chain closed when a stream ends.
  * It is read in steps, so that a dashboard can show its progress. */
 void follower_start(struct follower *fw, unsigned long long now_ms)
 {
@@ -64,6 +70,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		v[n].t = t;
 		v[n].stream = sb_detach(&key);
 		v[n].stamp = ln.stamp;
+		v[n].captured = ln.kind != FILE_PLOG;
 		/* Only a dashboard shows progress: --once spares the stat. */
 		if (!fw->o.once && stat(t->path, &sb) == 0)
 			fw->hs.bytes += (unsigned long long)sb.st_size;

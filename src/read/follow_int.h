@@ -217,6 +217,7 @@ struct order {
 	struct tail *t;
 	char *stream;		/* files of one stream share it */
 	unsigned long long stamp;
+	int captured;		/* not of the plog family: read after */
 };
 
 struct history {
