@@ -114,7 +114,19 @@ int write_file_atomic(const char *path, const char *buf, size_t len,
 {
 	struct strbuf tmp = STRBUF_INIT;
 	const char *slash = strrchr(path, '/');
+	struct stat st;
 	int rc = -1;
+
+	/* Renamed over, a device would be replaced by a file (as root,
+	 * --prom-file=/dev/null would take /dev/null away from the whole
+	 * system), a FIFO or a directory lost: only a regular file, or a
+	 * name that is not there yet, is written. */
+	if (lstat(path, &st) == 0 && !S_ISREG(st.st_mode) &&
+	    !S_ISLNK(st.st_mode)) {
+		sb_addf(err, _("%s: not a regular file: plogtop writes it by "
+			       "renaming a new file over it"), path);
+		return -1;
+	}
 
 	/* A dot name: node_exporter's collector reads only *.prom files. */
 	if (slash)

@@ -234,6 +234,16 @@ enum state_loaded state_load(const char *path, struct model *m,
 	enum state_loaded rc = STATE_SET_ASIDE;
 
 	memset(ps, 0, sizeof *ps);
+	/* Only a regular file is a state: a FIFO would block the open, and
+	 * a device set aside would be renamed away (/dev/null, as root). */
+	struct stat st;
+	if (strcmp(path, "-") != 0 && stat(path, &st) == 0 &&
+	    !S_ISREG(st.st_mode)) {
+		sb_addf(msg, _("%s: not a regular file (a %s must be one)"),
+			path, _("state file"));
+		rc = STATE_ERROR;
+		goto out;
+	}
 	int r = slurp(path, &text, STATE_MAX_BYTES, &why);
 	if (r == -1) {
 		rc = errno == ENOENT ? STATE_NONE : STATE_ERROR;
