@@ -103,6 +103,28 @@
 #define TAX_KEY_NPU "id"
 #define TAX_KEY_ID_KIND "id_kind"
 #define TAX_ID_KIND_LOGICAL "logical"
+/* The one label vocabulary of the metrics (issue 17), beside those
+ * above.  npu-exporter's names where a label means what its label means
+ * (id, pod_name, namespace, container_name), so that a query joins its
+ * series per node and NPU; our own for the rest.  "device" is the
+ * logical id a process logged (set device, device_id=), "id" the
+ * physical NPU only when evidence gives it.  The node is never a label
+ * of ours (the scrape's target gives it, relabelled as "node"); "host"
+ * only for incidents read from a host over ssh.  "task_id", not "job",
+ * for --job and MINDX_TASK_ID: Prometheus owns the job label. */
+#define TAX_KEY_DEVICE "device"
+#define TAX_KEY_HOST "host"
+#define TAX_KEY_NODE "node"
+#define TAX_KEY_INSTANCE "instance"
+#define TAX_KEY_POD "pod_name"
+#define TAX_KEY_NAMESPACE "namespace"
+#define TAX_KEY_CONTAINER "container_name"
+#define TAX_KEY_PID "pid"
+#define TAX_KEY_RANK "rank"
+#define TAX_KEY_TASK "task_id"
+/* One series per live process, value 1, gone with the process: what an
+ * alert on a bounded series leads to. */
+#define TAX_PROM_PROCESS_INFO "plogtop_process_info"
 /* The prom gauges per device (prom_device.c). */
 #define TAX_PROM_DEVICE_HELD "plogtop_device_resources_held"
 #define TAX_PROM_DEVICE_FAILING "plogtop_device_failing_processes"
