@@ -4,7 +4,6 @@
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -12,9 +11,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "remote.h"
-
-extern char **environ;
 
 void remote_init(struct remote *r)
 {
@@ -27,48 +25,6 @@ static void close_fd(int *fd)
 	if (*fd >= 0)
 		close(*fd);
 	*fd = -1;
-}
-
-/* in < 0: /dev/null. */
-static int spawn(pid_t *pid, char *const argv[], int in, int out, int err)
-{
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	int rc;
-
-	sigemptyset(&none);
-	/* plogtop blocks the signals that end it and ignores SIGPIPE: the
-	 * child gets them back as they were. */
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGHUP);
-	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
-		return rc;
-	if ((rc = posix_spawnattr_init(&at)) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		return rc;
-	}
-	if (!(rc = in < 0
-		   ? posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						      O_RDONLY, 0)
-		   : posix_spawn_file_actions_adddup2(&fa, in, 0)) &&
-	    !(rc = posix_spawn_file_actions_adddup2(&fa, out, 1)) &&
-	    !(rc = posix_spawn_file_actions_adddup2(&fa, err, 2)) &&
-	    !(rc = posix_spawnattr_setsigmask(&at, &none)) &&
-	    !(rc = posix_spawnattr_setsigdefault(&at, &dfl)) &&
-	    /* Its own group: a Ctrl-C meant for plogtop is not ssh's, and
-	     * stopping it reaches whatever it started. */
-	    !(rc = posix_spawnattr_setpgroup(&at, 0)) &&
-	    !(rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-					    POSIX_SPAWN_SETSIGDEF |
-					    POSIX_SPAWN_SETPGROUP)))
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	return rc;
 }
 
 /* An anonymous file holding the bytes, read from its start. */
@@ -134,7 +90,7 @@ int remote_start_input(struct remote *r, char *const argv[], const char *in,
 		   fcntl(pe[0], F_SETFL, O_NONBLOCK) < 0) {
 		sb_addf(err, "fcntl: %s", strerror(errno));
 		rc = -1;
-	} else if ((rc = spawn(&r->pid, argv, fi, po[1], pe[1])) != 0) {
+	} else if ((rc = child_spawn(&r->pid, argv, fi, po[1], pe[1])) != 0) {
 		sb_addf(err, "%s: %s", argv[0], strerror(rc));
 		r->pid = 0;
 		rc = -1;

@@ -5,12 +5,12 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
-#include <spawn.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "child.h"
 #include "i18n.h"
 #include "ident.h"
 #include "monoclock.h"
@@ -153,40 +153,7 @@ static void say(struct npusmi_run *r, enum npu_state s, const char *fmt, ...)
  * the signals plogtop blocks or ignores given back, stdin /dev/null. */
 static int spawn(struct npusmi_run *r, int out, int err)
 {
-	posix_spawn_file_actions_t fa;
-	posix_spawnattr_t at;
-	sigset_t none, dfl;
-	int rc;
-
-	sigemptyset(&none);
-	sigemptyset(&dfl);
-	sigaddset(&dfl, SIGPIPE);
-	sigaddset(&dfl, SIGINT);
-	sigaddset(&dfl, SIGTERM);
-	sigaddset(&dfl, SIGHUP);
-	if ((rc = posix_spawn_file_actions_init(&fa)) != 0)
-		return rc;
-	if ((rc = posix_spawnattr_init(&at)) != 0) {
-		posix_spawn_file_actions_destroy(&fa);
-		return rc;
-	}
-	if (!(rc = posix_spawn_file_actions_addopen(&fa, 0, "/dev/null",
-						    O_RDONLY, 0)) &&
-	    !(rc = posix_spawn_file_actions_adddup2(&fa, out, 1)) &&
-	    !(rc = posix_spawn_file_actions_adddup2(&fa, err, 2)) &&
-	    !(rc = posix_spawnattr_setsigmask(&at, &none)) &&
-	    !(rc = posix_spawnattr_setsigdefault(&at, &dfl)) &&
-	    !(rc = posix_spawnattr_setpgroup(&at, 0)) &&
-	    !(rc = posix_spawnattr_setflags(&at, POSIX_SPAWN_SETSIGMASK |
-					    POSIX_SPAWN_SETSIGDEF |
-					    POSIX_SPAWN_SETPGROUP)))
-		rc = posix_spawnp(&r->pid, r->argv[0], &fa, &at, r->argv,
-				  environ);
-	posix_spawn_file_actions_destroy(&fa);
-	posix_spawnattr_destroy(&at);
-	if (rc)
-		r->pid = 0;
-	return rc;
+	return child_spawn(&r->pid, r->argv, -1, out, err);
 }
 
 static void start(struct npusmi_run *r, unsigned long long now)
