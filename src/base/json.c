@@ -184,3 +184,13 @@ void json_id(struct strbuf *out, long id)
 	else
 		sb_adds(out, "null");
 }
+
+void json_more_count(struct strbuf *out, const char *key, long n)
+{
+	sb_adds(out, ", ");
+	json_key(out, key);
+	if (n >= 0)
+		sb_addf(out, "%ld", n);
+	else
+		sb_adds(out, "null");
+}

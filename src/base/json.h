@@ -32,5 +32,7 @@ void json_member_max(struct strbuf *out, const char *key, const char *value,
 /* A process or thread id: the number, or null for 0 (the log did not
  * say). */
 void json_id(struct strbuf *out, long id);
+/* ", \"key\": N", or null for a negative N (not known). */
+void json_more_count(struct strbuf *out, const char *key, long n);
 
 #endif

@@ -16,17 +16,6 @@ const char *leak_kind_name(enum leak_kind k)
 	       : NULL;
 }
 
-/* ", \"key\": N" or null for a negative (not known). */
-static void num_or_null(struct strbuf *sb, const char *key, long v)
-{
-	sb_adds(sb, ", ");
-	json_key(sb, key);
-	if (v >= 0)
-		sb_addf(sb, "%ld", v);
-	else
-		sb_adds(sb, "null");
-}
-
 static void host_member(struct strbuf *sb, const struct model_host *h)
 {
 	if (h)
@@ -40,7 +29,7 @@ static void npu_part(struct strbuf *sb, long phys, enum phys_from from)
 {
 	int known = phys >= 0 && phys <= VIEW_DEVICE_MAX && from != PHYS_NONE;
 
-	num_or_null(sb, "npu", known ? phys : -1);
+	json_more_count(sb, "npu", known ? phys : -1);
 	sb_adds(sb, ", \"npu_from\": ");
 	if (known)
 		sb_addf(sb, "\"%s\"", phys_from_name(from));
@@ -75,7 +64,7 @@ void ident_json_ledger(struct strbuf *sb, const struct ident *id)
 
 void ident_json_process(struct strbuf *sb, const struct ident *id)
 {
-	num_or_null(sb, "device", view_ident_device(id));
+	json_more_count(sb, "device", view_ident_device(id));
 	sb_adds(sb, ", \"devices\": [");
 	for (size_t i = 0, k = 0; id && i < id->ndevices &&
 	     i < IDENT_DEVICES; i++) {
@@ -85,7 +74,7 @@ void ident_json_process(struct strbuf *sb, const struct ident *id)
 		sb_addf(sb, "%s%ld", k++ ? ", " : "", d);
 	}
 	sb_adds(sb, "]");
-	num_or_null(sb, "rank", view_ident_rank(id));
+	json_more_count(sb, "rank", view_ident_rank(id));
 	sb_adds(sb, ", ");
 	if (id && id->job)
 		json_member(sb, "job", id->job);
@@ -115,7 +104,7 @@ static void tenants_part(struct strbuf *sb, long phys,
 		json_id(sb, t->pid);
 		sb_adds(sb, ", ");
 		json_member_max(sb, "name", t->name, sizeof t->name);
-		num_or_null(sb, "memory_mb", t->mem_mb);
+		json_more_count(sb, "memory_mb", t->mem_mb);
 		sb_adds(sb, "}");
 	}
 	sb_adds(sb, "]");
@@ -126,7 +115,7 @@ static void device_part(struct strbuf *sb, const struct device_row *d,
 {
 	sb_adds(sb, "{");
 	host_member(sb, d->host);
-	num_or_null(sb, "device", d->device);
+	json_more_count(sb, "device", d->device);
 	npu_part(sb, d->phys, d->phys_from);
 	sb_adds(sb, ", \"processes\": [");
 	for (size_t i = 0; i < d->nprocs && i < IDENT_JSON_PIDS; i++) {
@@ -201,8 +190,8 @@ void ident_json_leaks(struct strbuf *sb, const struct ident *const *v,
 				ledger_from_name(l->from),
 				leak_kind_name(l->leak),
 				l->complete ? "true" : "false");
-			num_or_null(sb, "device", view_ident_device(v[i]));
-			num_or_null(sb, "rank", view_ident_rank(v[i]));
+			json_more_count(sb, "device", view_ident_device(v[i]));
+			json_more_count(sb, "rank", view_ident_rank(v[i]));
 			sb_adds(sb, "}");
 		}
 	}

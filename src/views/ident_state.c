@@ -16,16 +16,6 @@
 
 /* ---- writing ---- */
 
-static void num(struct strbuf *sb, const char *key, long v)
-{
-	sb_adds(sb, ", ");
-	json_key(sb, key);
-	if (v >= 0)
-		sb_addf(sb, "%ld", v);
-	else
-		sb_adds(sb, "null");
-}
-
 static void write_ledger(struct strbuf *sb, const struct ledger *l)
 {
 	sb_addf(sb, "{\"from\": \"%s\", \"created\": %llu, \"destroyed\": "
@@ -78,14 +68,14 @@ void ident_state_write(struct strbuf *sb, const struct ident *id,
 	sb_addf(sb, ", \"pid\": %ld, ", id->pid);
 	json_member_max(sb, "name", id->name ? id->name : "",
 			IDENT_STATE_STRING_MAX);
-	num(sb, "device", id->device);
+	json_more_count(sb, "device", id->device);
 	write_devices(sb, id);
-	num(sb, "rank", id->rank);
-	num(sb, "local_rank", id->local_rank);
-	num(sb, "world_size", id->world_size);
-	num(sb, "dp", id->dp);
-	num(sb, "tp", id->tp);
-	num(sb, "ep", id->ep);
+	json_more_count(sb, "rank", id->rank);
+	json_more_count(sb, "local_rank", id->local_rank);
+	json_more_count(sb, "world_size", id->world_size);
+	json_more_count(sb, "dp", id->dp);
+	json_more_count(sb, "tp", id->tp);
+	json_more_count(sb, "ep", id->ep);
 	sb_adds(sb, ", ");
 	if (id->job)
 		json_member_max(sb, "job", id->job, IDENT_STATE_STRING_MAX);
@@ -94,7 +84,7 @@ void ident_state_write(struct strbuf *sb, const struct ident *id,
 	sb_addf(sb, ", \"first\": %lld, \"last\": %lld, \"dev_seen\": %s",
 		(long long)id->first, (long long)id->last,
 		id->dev_seen ? "true" : "false");
-	num(sb, "npu", id->phys_from != PHYS_NONE ? id->phys : -1);
+	json_more_count(sb, "npu", id->phys_from != PHYS_NONE ? id->phys : -1);
 	sb_adds(sb, ", \"npu_from\": ");
 	if (id->phys_from != PHYS_NONE && id->phys >= 0)
 		sb_addf(sb, "\"%s\"", phys_from_name(id->phys_from));
