@@ -4,14 +4,11 @@
 #define PLOGTOP_TESTS_UNIT_IDENT_TEST_H
 
 #include "ident.h"
-#include "model.h"
-#include "xalloc.h"
+#include "model_test.h"
 
 #define T0 (1700000000LL * 1000000)	/* a log time, microseconds */
 #define SEC 1000000LL
 #define SPAN ((long long)IDENT_SPAN_MS * 1000)
-/* Above any Linux pid (PID_MAX_LIMIT is 4194304): never alive. */
-#define DEAD_PID 5000000L
 
 static inline void fact(struct model *m, long pid, const char *name,
 		 enum fact_kind k, enum resource r, logtime_t t)
@@ -58,23 +55,6 @@ static inline void statistics(struct model *m, long pid, const char *name,
 	f.release_total = f.release_succ = released;
 	f.device = f.rank = f.dp = f.tp = f.ep = FACT_UNSAID;
 	model_fact(m, &f);
-}
-
-static inline struct incident *make(long pid, const char *name, enum resource r,
-			     logtime_t t, const char *file)
-{
-	struct incident *inc = xcalloc(1, sizeof *inc);
-
-	inc->pid = pid;
-	inc->name = xstrdup(name);
-	inc->code = r == RES_MEMCPY ? CODE_EE1001 : CODE_EE1023;
-	inc->resource = r;
-	inc->cause = CAUSE_UNKNOWN;
-	inc->first = inc->last = t;
-	inc->file = file ? file : "/logs/plog-1.log";
-	inc->line = 1;
-	inc->nlines = 1;
-	return inc;
 }
 
 static inline void field(struct incident *inc, const char *k, const char *v)

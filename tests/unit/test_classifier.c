@@ -4,88 +4,12 @@
  * CANN seed documents (other pids and times). */
 #include "config.h"
 
-#include "unit.h"
-
-#include "classifier.h"
-#include "feeder.h"
+#include "feed_harness.h"
 #include "lineprefix.h"
-#include "xalloc.h"
 
 #define PLOG_A "run/plog/plog-42017_20260709215200000.log"
 #define PLOG_B "run/plog/plog-42017_20260709215224482.log"
 #define STDOUT_LOG "job-1234.out"
-
-struct harness {
-	struct ruleset *rs;
-	struct classifier *c;
-	struct feeder *f;
-	struct incident **inc;
-	size_t n;
-	unsigned long lineno;
-};
-
-static void collect(void *ctx, struct incident *inc)
-{
-	struct harness *h = ctx;
-
-	h->inc = xrealloc(h->inc, (h->n + 1) * sizeof *h->inc);
-	h->inc[h->n++] = inc;
-}
-
-static int setup(void **state)
-{
-	struct harness *h = xcalloc(1, sizeof *h);
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-
-	h->rs = ruleset_new();
-	unit_data_path(&path, "rules/plogtop.rules");
-	int rc = ruleset_load(h->rs, path.buf, &err);
-	if (rc != 0)
-		fprintf(stderr, "# %s\n", sb_str(&err));
-	sb_free(&path);
-	sb_free(&err);
-	if (rc != 0) {
-		ruleset_free(h->rs);
-		free(h);
-		return -1;
-	}
-	h->c = classifier_new(h->rs, collect, h);
-	h->f = feeder_new(h->rs, h->c);
-	*state = h;
-	return 0;
-}
-
-static int teardown(void **state)
-{
-	struct harness *h = *state;
-
-	feeder_free(h->f);
-	classifier_free(h->c);
-	ruleset_free(h->rs);
-	for (size_t i = 0; i < h->n; i++)
-		incident_free(h->inc[i]);
-	free(h->inc);
-	free(h);
-	return 0;
-}
-
-/* The next lines come from this file; line numbers start again. */
-static void open_file(struct harness *h, const char *file,
-		      enum file_kind kind)
-{
-	feeder_set_file(h->f, file, kind);
-	h->lineno = 0;
-}
-
-/* Feeds text, line by line, to the feeder. */
-static void feed(struct harness *h, const char *text)
-{
-	while (*text) {
-		size_t n = strcspn(text, "\n");
-		feeder_line(h->f, text, n, ++h->lineno);
-		text += n + (text[n] == '\n');
-	}
-}
 
 /* The end of the input: every chain closes. */
 static void finish(struct harness *h)

@@ -7,37 +7,22 @@
 #include "unit.h"
 
 #include "logname.h"
-#include "rules.h"
+#include "rules_test.h"
 
 #define PLOG_FILE							\
 	"[file plog]\n"							\
 	"match = plog-\\d+_(?<stamp>\\d+)\\.log\n"			\
 	"sample = plog-4711_20260713113900000.log\n"
 
-static int load(struct ruleset *rs, const char *text, struct strbuf *err)
-{
-	sb_reset(err);
-	return ruleset_load_text(rs, "my.rules", text, strlen(text), err);
-}
-
 static void assert_refused(const char *text, unsigned long line,
 			   const char *what)
 {
 	struct ruleset *rs = ruleset_new();
-	struct strbuf err = STRBUF_INIT;
-	char head[64];
 
-	if (load(rs, text, &err) != -1)
-		fail_msg("accepted:\n%s", text);
-	snprintf(head, sizeof head, "my.rules:%lu: ", line);
-	if (strncmp(sb_str(&err), head, strlen(head)) != 0 ||
-	    !strstr(sb_str(&err), what))
-		fail_msg("got '%s', want '%s...%s...'", sb_str(&err), head,
-			 what);
+	assert_load_refused(rs, text, line, what);
 	/* A refused file adds no name. */
 	assert_int_equal(file_kind_of(ruleset_lognames(rs),
 				      "plog-1_2.log"), FILE_MIXED);
-	sb_free(&err);
 	ruleset_free(rs);
 }
 

@@ -7,36 +7,16 @@
 
 #include "unit.h"
 
-#include "model.h"
+#include "model_test.h"
 #include "prom.h"
-#include "xalloc.h"
 
 #define MIN_USEC 60000000LL
-/* Above any Linux pid (PID_MAX_LIMIT is 4194304): never alive. */
-#define DEAD_PID 5000000L
 
 static unsigned long long fake_now;
 
 static unsigned long long fake_clock(void)
 {
 	return fake_now;
-}
-
-static struct incident *make(long pid, const char *name,
-			     enum resource r, logtime_t t, const char *file)
-{
-	struct incident *inc = xcalloc(1, sizeof *inc);
-
-	inc->pid = pid;
-	inc->name = xstrdup(name);
-	inc->code = r == RES_MEMCPY ? CODE_EE1001 : CODE_EE1023;
-	inc->resource = r;
-	inc->cause = CAUSE_UNKNOWN;
-	inc->first = inc->last = t;
-	inc->file = file ? file : "f.log";
-	inc->line = 1;
-	inc->nlines = 1;
-	return inc;
 }
 
 static void live_model(struct model *m, size_t keep)

@@ -5,7 +5,7 @@
 
 #include "unit.h"
 
-#include "rules.h"
+#include "rules_test.h"
 #include "xalloc.h"
 
 /* One rule that loads: an ERROR plog line is its sample. */
@@ -22,12 +22,6 @@ static const char *const ERR_LINE =
 	"[stream.cc:728]11803 Setup:Alloc sq cq failed, stream_id=2047, "
 	"retCode=0x7020023.";
 
-static int load(struct ruleset *rs, const char *text, struct strbuf *err)
-{
-	sb_reset(err);
-	return ruleset_load_text(rs, "my.rules", text, strlen(text), err);
-}
-
 /* Loading text into a set that holds one good rule fails with exactly
  * "my.rules:LINE: " and a message containing what; the set keeps its one
  * rule. */
@@ -36,19 +30,10 @@ static void assert_refused(const char *text, unsigned long line,
 {
 	struct ruleset *rs = ruleset_new();
 	struct strbuf err = STRBUF_INIT;
-	char head[64];
 
 	assert_int_equal(load(rs, GOOD_RULE("base"), &err), 0);
 	assert_int_equal(ruleset_count(rs), 1);
-	if (load(rs, text, &err) != -1)
-		fail_msg("accepted:\n%s", text);
-	snprintf(head, sizeof head, "my.rules:%lu: ", line);
-	if (strncmp(sb_str(&err), head, strlen(head)) != 0 ||
-	    !strstr(sb_str(&err), what))
-		fail_msg("got '%s', want '%s...%s...'", sb_str(&err), head,
-			 what);
-	/* One line, no trailing newline: it is printed as is. */
-	assert_null(strchr(sb_str(&err), '\n'));
+	assert_load_refused(rs, text, line, what);
 	assert_int_equal(ruleset_count(rs), 1);
 	sb_free(&err);
 	ruleset_free(rs);
