@@ -19,6 +19,15 @@ static unsigned long long fake_clock(void)
 	return fake_now;
 }
 
+/* A live model on the fake clock, at 1 s. */
+static void clocked_model(struct model *m)
+{
+	model_init(m);
+	model_set_live(m, 10);
+	fake_now = 1000;
+	m->clock_ms = fake_clock;
+}
+
 static void test_calls_make_the_ledger(void **state)
 {
 	struct model m;
@@ -279,10 +288,7 @@ static void test_fold_keeps_the_leak(void **state)
 	struct model m;
 
 	(void)state;
-	model_init(&m);
-	model_set_live(&m, 10);
-	fake_now = 1000;
-	m.clock_ms = fake_clock;
+	clocked_model(&m);
 	statistics(&m, DEAD_PID, "gone", RES_STREAM, 9, 1);
 	model_add(&m, make(DEAD_PID, "gone", RES_STREAM, T0, NULL),
 		  READ_AS_WRITTEN);
@@ -322,10 +328,7 @@ static void test_rank_learnt_later(void **state)
 	struct model m;
 
 	(void)state;
-	model_init(&m);
-	model_set_live(&m, 10);
-	fake_now = 1000;
-	m.clock_ms = fake_clock;
+	clocked_model(&m);
 	struct incident *inc = make(DEAD_PID, "python3", RES_STREAM, T0, NULL);
 	model_add(&m, inc, READ_BEFORE);
 	assert_int_equal(inc->rank_from, FROM_NONE);
@@ -353,10 +356,7 @@ static void test_no_process_gives_nothing(void **state)
 	struct model m;
 
 	(void)state;
-	model_init(&m);
-	model_set_live(&m, 10);
-	fake_now = 1000;
-	m.clock_ms = fake_clock;
+	clocked_model(&m);
 	struct incident *inc = make(0, "", RES_STREAM, T0, NULL);
 	model_add(&m, inc, READ_BEFORE);
 	struct incident *said = make(0, "", RES_NOTIFY, T0 + 1, NULL);
