@@ -57,7 +57,7 @@ static int read_pem(const char *opt, const char *path, struct strbuf *out)
 	if (read_small_file(path, out, LISTEN_PEM_MAX) == 0 &&
 	    memchr(out->buf, '\0', out->len) == NULL)
 		return 0;
-	sb_addf(&why, "%s: %s", path, out->len ? "not a PEM file"
+	sb_addf(&why, "%s: %s", path, out->len ? _("not a PEM file")
 						: strerror(errno));
 	say_start_error(opt, &why);
 	sb_free(&why);

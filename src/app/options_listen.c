@@ -34,8 +34,8 @@ static int usage(const char *text)
 {
 	struct strbuf msg = STRBUF_INIT;
 
-	sb_addf(&msg, _("plogtop: %s\nTry 'plogtop --help' for more "
-			"information.\n"), text);
+	sb_addf(&msg, _("plogtop: %s%s\nTry 'plogtop --help' for more "
+			"information.\n"), "", text);
 	msglog_usage(msg.buf);
 	sb_free(&msg);
 	return 2;
