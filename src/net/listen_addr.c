@@ -44,7 +44,8 @@ static int parse_host(const char *host, int v6, struct listen_addr *a)
 	struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&a->sa;
 
 	memset(&a->sa, 0, sizeof a->sa);
-	a->any = !*host && !v6;
+	/* "[::]" too, as Go's exporters take it: both families. */
+	a->any = (!*host && !v6) || (v6 && strcmp(host, "::") == 0);
 	if (a->any || v6) {
 		s6->sin6_family = AF_INET6;
 		s6->sin6_port = htons((unsigned short)a->port);

@@ -1,7 +1,7 @@
 /* The address of a listening socket, as exporters write it:
  * "[ADDR]:PORT".  ":9466" is every interface (IPv6 and IPv4 on one
- * socket where the kernel allows it, else IPv4), "127.0.0.1:9466" one
- * IPv4 address, "[::1]:9466" one IPv6 address.  Only numeric addresses:
+ * socket where the kernel allows it, else IPv4; "[::]:9466" the same),
+ * "127.0.0.1:9466" one IPv4 address, "[::1]:9466" one IPv6 address.  Only numeric addresses:
  * a name would be resolved once, at start, to whatever it meant then. */
 #ifndef PLOGTOP_LISTEN_ADDR_H
 #define PLOGTOP_LISTEN_ADDR_H

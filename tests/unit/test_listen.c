@@ -42,7 +42,10 @@ static void test_addr(void **state)
 	assert_int_equal(parse("[::1]:80", &a), 0);
 	assert_int_equal(a.sa.ss_family, AF_INET6);
 	assert_false(a.any);
+	assert_int_equal(parse("[::]:9466", &a), 0);
+	assert_true(a.any);
 	assert_int_equal(parse("0.0.0.0:1", &a), 0);
+	assert_false(a.any);
 	assert_int_equal(parse("[fe80::1%x]:80", &a), -1);
 	assert_int_equal(parse("localhost:9466", &a), -1);
 	assert_int_equal(parse("9466", &a), -1);
