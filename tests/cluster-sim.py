@@ -138,6 +138,12 @@ class Node:
             self.fails.append((k, cls, b, rng.randrange(1, 20), incs))
 
 
+    def npu_pod(self, x):
+        """The pod given NPU x: all of them, or the upper half when the
+        container sees only those (the lower ones are free)."""
+        return self.pod if x >= self.shift else ""
+
+
 def counter_at(fail, t):
     """The process's count at t, None before its birth."""
     _, _, b, v0, incs = fail
@@ -239,9 +245,8 @@ def simulate(a, out):
                    "node": node.name, "id": x, "model_name": node.model,
                    "pcie_bus_info": "0000:%02X:00.0" % (0xC1 + x * 8 % 62),
                    "vdie_id": "%08x" % ((j * 131 + x * 7919) & 0xffffffff),
-                   "pod_name": node.pod if x >= node.shift or not node.shift
-                   else "", "container_name": "worker", "namespace":
-                   "training"}
+                   "pod_name": node.npu_pod(x), "container_name": "worker",
+                   "namespace": "training"}
             if not lab["pod_name"]:
                 lab["container_name"] = lab["namespace"] = ""
             lab = {k: v for k, v in lab.items() if v != ""}
@@ -316,6 +321,8 @@ def truth(a, nodes):
             "totals": tot, "window": win, "born": born, "series": rows,
             "failing": failing, "held": node.held if visible else {},
             "unhealthy": sorted(node.unhealthy),
+            "pods": {str(x): node.npu_pod(x) for x in range(node.npus)
+                     if node.npu_pod(x)},
         }
     return res
 
