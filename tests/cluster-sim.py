@@ -361,7 +361,6 @@ def main():
                 "down-minutes past the 5-minute lookback")
     if a.end is None:
         a.end = int(time.time())
-    a.end -= a.end % a.step
     a.start = a.end - a.minutes * 60
     out = open(a.out, "w") if a.out else sys.stdout
     with out:
