@@ -5,9 +5,11 @@ Writes OpenMetrics text (ending "# EOF") on stdout, or to --out, for
 `promtool tsdb create-blocks-from openmetrics`: NODES nodes, each running
 plogtop (--listen, job "plogtop", port 9466) and MindCluster's npu-exporter
 (job "npu-exporter", port 8082), sampled every STEP seconds for MINUTES
-minutes up to END.  Every series has the labels a scrape gives it
-(instance, job) and the `node` label relabelling gives it (the node's
-name, as __meta_kubernetes_pod_node_name does; contrib/prometheus.yml).
+minutes up to END.  Node k (from 1) is "node-%04d" % k at 10.0.k/256.k%256
+(instances 10.0.0.1:9466 and 10.0.0.1:8082 for node-0001).  Every series
+has the labels a scrape gives it (instance, job) and the `node` label
+relabelling gives it (the node's name, as __meta_kubernetes_pod_node_name
+does; contrib/prometheus.yml).
 
 plogtop's series, as the contract of issue 17 names them:
   plogtop_incidents_total{code,resource,cause,process,device,id}

@@ -76,7 +76,6 @@ prom_start() {
 	prom_port=$(prom_free_ports 1)
 	prom_url="http://127.0.0.1:$prom_port"
 	prometheus --config.file="$1" --storage.tsdb.path="$2" \
-		--storage.tsdb.retention.time=30d \
 		--web.listen-address="127.0.0.1:$prom_port" \
 		>"$tmp/prometheus.log" 2>&1 &
 	live_pids="$live_pids $!"
