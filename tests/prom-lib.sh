@@ -1,7 +1,8 @@
 # A real Prometheus server on loopback for the tests, sourced after
-# tests/lib.sh and tests/live-lib.sh (after live_setup: it uses $tmp and
-# adds the server to live_pids, which live_cleanup kills).  Debian's
-# prometheus 2.x and promtool; skips the test without them or python3.
+# tests/lib.sh and tests/live-lib.sh; call live_setup before using it
+# (its functions write in $tmp, and prom_start adds the server to
+# live_pids, which live_cleanup kills).  Debian's prometheus 2.x and
+# promtool; sourcing it skips the test without them or python3.
 #
 #   prom_free_ports N     N free loopback ports, on one line
 #   prom_start CONFIG TSDB_DIR
