@@ -115,6 +115,9 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 		return;
 	struct strbuf err = STRBUF_INIT;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
+	/* plogtop_process_info is of live processes, and a live one's
+	 * environment (its NPU, its pod) labels what it counts next. */
+	model_ask_alive(&lv->m);
 	int rc = prom_write(lv->o->prom_file, &lv->m, &lv->prom,
 			    follower_watched(lv->fw), &err);
 	prom_outcome(lv, now, rc < 0 ? &err : NULL);

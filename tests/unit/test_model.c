@@ -514,7 +514,8 @@ static void test_prom_counts_by_host(void **state)
 		model_add(&m, inc, READ_BEFORE);
 	}
 	struct class_key k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
-	prom_counts_add(&pc, "h1", "train", &k, 10);
+	struct prom_key key = { "h1", "train", -1, -1 };
+	prom_counts_add(&pc, &key, &k, 10);
 	prom_lines(&m, &pc, &out);
 	assert_string_equal(out.buf,
 		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
