@@ -8,10 +8,12 @@
  * then is the process in a pod, and only then are the names of its
  * environment taken, each only when it is a Kubernetes name:
  *   pod_name:       POD_NAME (the downward API's metadata.name, as
- *                   MindCluster's job YAMLs wire it), else HOSTNAME
- *                   (a container's hostname is its pod's name) unless it
- *                   is this machine's own name (a pod on the host's
- *                   network has the node's);
+ *                   MindCluster's job YAMLs wire it), else HOSTNAME (a
+ *                   pod's hostname is its name) only when the process
+ *                   has a UTS namespace of its own (/proc/PID/ns/uts is
+ *                   not /proc/1/ns/uts): a pod on the host's network
+ *                   shares the host's, and its HOSTNAME is the node's;
+ *                   when either cannot be read, HOSTNAME is not used;
  *   namespace:      POD_NAMESPACE (metadata.namespace);
  *   container_name: CONTAINER_NAME.
  * A process outside a pod gets none of them, whatever its environment
@@ -22,7 +24,6 @@
 #include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "procenv.h"
@@ -127,12 +128,20 @@ static int cgroup_in_pod(const char *root, long pid)
 	return 0;
 }
 
-/* Not this machine's own name: a pod on the host's network has it. */
-static int own_name(const char *name)
+/* pid has a UTS namespace other than the host's (pid 1's under root):
+ * its hostname is its pod's, not the node's. */
+static int own_uts(const char *root, long pid)
 {
-	struct utsname u;
+	char path[4096], mine[128], host[128];
+	ssize_t a, b;
 
-	return uname(&u) == 0 && strcmp(u.nodename, name) == 0;
+	snprintf(path, sizeof path, "%s/%ld/ns/uts", root, pid);
+	a = readlink(path, mine, sizeof mine - 1);
+	snprintf(path, sizeof path, "%s/1/ns/uts", root);
+	b = readlink(path, host, sizeof host - 1);
+	if (a <= 0 || b <= 0)
+		return 0;
+	return a != b || memcmp(mine, host, (size_t)a) != 0;
 }
 
 void procenv_pod(const char *root, long pid,
@@ -146,7 +155,7 @@ void procenv_pod(const char *root, long pid,
 	out->in_pod = 1;
 	if (env->pod_name[0])
 		strcpy(out->pod_name, env->pod_name);
-	else if (env->hostname[0] && !own_name(env->hostname))
+	else if (env->hostname[0] && own_uts(root, pid))
 		strcpy(out->pod_name, env->hostname);
 	strcpy(out->pod_namespace, env->pod_namespace);
 	strcpy(out->container_name, env->container_name);

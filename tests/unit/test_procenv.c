@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "unit.h"
 
@@ -223,6 +224,20 @@ static void test_root_from_environment(void **state)
 }
 
 /* This very process, in the real /proc. */
+/* PID/ns/uts: a link to what the kernel names the namespace. */
+static void uts(long pid, const char *ns)
+{
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/%ld", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%ld/ns", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%ld/ns/uts", root, pid);
+	unlink(path);
+	assert_int_equal(symlink(ns, path), 0);
+}
+
 #define PUT_CGROUP(pid, lit) put(pid, "cgroup", lit, sizeof lit - 1)
 #define POD_ENV "PATH=/usr/bin\0POD_NAME=train-worker-3\0" \
 	"POD_NAMESPACE=ai-team\0CONTAINER_NAME=ascend\0HOSTNAME=train-host\0"
@@ -267,8 +282,15 @@ static void test_pod(void **state)
 		   ".slice/cri-containerd-4f6c0e4b.scope\n");
 	assert_int_equal(procenv_read(root, 301, &e), 0);
 	assert_int_equal(e.in_pod, 1);
-	assert_string_equal(e.pod_name, "worker-1.train");
+	assert_string_equal(e.pod_name, "");	/* its UTS ns unknown */
 	assert_string_equal(e.pod_namespace, "");	/* not a name */
+	uts(1, "uts:[4026531838]");
+	uts(301, "uts:[4026531838]");		/* the host's network */
+	assert_int_equal(procenv_read(root, 301, &e), 0);
+	assert_string_equal(e.pod_name, "");
+	uts(301, "uts:[4026532911]");		/* its own */
+	assert_int_equal(procenv_read(root, 301, &e), 0);
+	assert_string_equal(e.pod_name, "worker-1.train");
 	/* Hostile values are no names: quotes, backslashes, controls,
 	 * invalid UTF-8, upper case, too long. */
 	status(302, "NSpid:\t302");
