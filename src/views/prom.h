@@ -1,5 +1,11 @@
-/* The Prometheus text-format file for node_exporter's textfile collector:
- * incidents by class, process name and host, and what plogtop reads. */
+/* The Prometheus text-format file for node_exporter's textfile collector
+ * (and what --listen serves): incidents by class, process name, logged
+ * device, NPU and host, the gauges per device, the live processes
+ * (plogtop_process_info), and what plogtop reads.  The labels are the
+ * vocabulary of classify/taxonomy.h; never one from gethostname (the
+ * node is the scrape's).  prom_render reads the model as it is: a caller
+ * that wants process_info to drop processes that ended asks liveness
+ * first (model_ask_alive), as --follow does before each file. */
 #ifndef PLOGTOP_PROM_H
 #define PLOGTOP_PROM_H
 
