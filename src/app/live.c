@@ -122,6 +122,9 @@ static void write_prom(struct live *lv, unsigned long long now, int force)
 	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
 	struct timespec ts;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
+	/* plogtop_process_info is of live processes, and a live one's
+	 * environment (its NPU, its pod) labels what it counts next. */
+	model_ask_alive(&lv->m);
 	clock_gettime(CLOCK_REALTIME, &ts);
 	/* One text for the prom file and --listen's /metrics. */
 	prom_render(&text, &lv->m, &lv->prom, follower_watched(lv->fw),

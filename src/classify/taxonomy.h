@@ -97,12 +97,9 @@
 /* The prom series of incidents, labelled by the keys above. */
 #define TAX_PROM_INCIDENTS "plogtop_incidents_total"
 /* A device's label: npu-exporter's name for the NPU, so that a query
- * joins its per-NPU metrics on the node and id; id_kind="logical" only
- * when id is the id a process logged, not a physical NPU (no evidence
- * of the map), which no npu-exporter series matches. */
+ * joins its per-NPU metrics on the node and id; only ever a physical NPU
+ * on evidence (no label when there is none: the logged id is "device"). */
 #define TAX_KEY_NPU "id"
-#define TAX_KEY_ID_KIND "id_kind"
-#define TAX_ID_KIND_LOGICAL "logical"
 /* The one label vocabulary of the metrics (issue 17), beside those
  * above.  npu-exporter's names where a label means what its label means
  * (id, pod_name, namespace, container_name), so that a query joins its

@@ -52,6 +52,9 @@ static void ident_free(struct ident *id)
 	free(id->job);
 	free(id->job_file);
 	free(id->dev);
+	free(id->pod_name);
+	free(id->pod_namespace);
+	free(id->container_name);
 	free(id);
 }
 

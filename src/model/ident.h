@@ -197,6 +197,9 @@ struct ident {
 	short map[IDENT_MAP];	/* visible devices: logical i -> map[i] */
 	unsigned char nmap;
 	long smi_npu;		/* npu-smi's NPU of host_pid; UNKNOWN */
+	/* Its Kubernetes pod, only on evidence (its cgroup and environment
+	 * while it runs: procenv_pod.c); NULL when not known. */
+	char *pod_name, *pod_namespace, *container_name;
 };
 
 /* The model's identities (struct model has one). */

@@ -50,6 +50,14 @@ static void take_pids(struct model *m, struct ident *id,
 	ident_apply_npu(m, id);
 }
 
+/* A pod's name from the environment (procenv_pod.c: only with the
+ * cgroup's evidence), kept from the first reading that gave one. */
+static void set_name(char **dst, const char *v)
+{
+	if (!*dst && v[0])
+		*dst = xstrdup(v);
+}
+
 /* What the environment says, where the logs said nothing. */
 static void take_env(struct model *m, struct ident *id,
 		     const struct procenv *pe)
@@ -60,6 +68,11 @@ static void take_env(struct model *m, struct ident *id,
 	/* MindCluster's task id names the job better than a directory. */
 	if (pe->task_id[0])
 		ident_set_job(id, pe->task_id);
+	if (pe->in_pod) {
+		set_name(&id->pod_name, pe->pod_name);
+		set_name(&id->pod_namespace, pe->pod_namespace);
+		set_name(&id->container_name, pe->container_name);
+	}
 	take_map(id, pe);
 	take_pids(m, id, pe);
 }

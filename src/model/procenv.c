@@ -113,6 +113,7 @@ struct env_seen {
 	long rt[PROCENV_DEVICES], vis[PROCENV_DEVICES];
 	size_t nrt, nvis;
 	int rt_set, vis_set;
+	struct procenv_podenv pod;	/* taken only on a pod's cgroup */
 };
 
 static int is_name(const char *e, size_t n, const char *name, size_t *vlen)
@@ -123,6 +124,35 @@ static int is_name(const char *e, size_t n, const char *name, size_t *vlen)
 		return 0;
 	*vlen = n - k - 1;
 	return 1;
+}
+
+/* A Kubernetes name into dst (of size max + 1), or nothing. */
+static void k8s_name(char *dst, size_t max, int dots, const char *v,
+		     size_t n)
+{
+	if (procenv_k8s_name(v, n, max, dots)) {
+		memcpy(dst, v, n);
+		dst[n] = '\0';
+	}
+}
+
+/* The pod's names (procenv_pod.c says when they are taken). */
+static void pod_entry(const char *e, size_t n, struct procenv_podenv *pod)
+{
+	size_t vn;
+
+	if (is_name(e, n, "POD_NAME", &vn))
+		k8s_name(pod->pod_name, sizeof pod->pod_name - 1, 1,
+			 e + n - vn, vn);
+	else if (is_name(e, n, "POD_NAMESPACE", &vn))
+		k8s_name(pod->pod_namespace, sizeof pod->pod_namespace - 1,
+			 0, e + n - vn, vn);
+	else if (is_name(e, n, "CONTAINER_NAME", &vn))
+		k8s_name(pod->container_name,
+			 sizeof pod->container_name - 1, 0, e + n - vn, vn);
+	else if (is_name(e, n, "HOSTNAME", &vn))
+		k8s_name(pod->hostname, sizeof pod->hostname - 1, 1,
+			 e + n - vn, vn);
 }
 
 /* One NUL-terminated entry of environ. */
@@ -154,6 +184,8 @@ static void env_entry(const char *e, size_t n, struct procenv *out,
 	} else if (is_name(e, n, "ASCEND_VISIBLE_DEVICES", &vn)) {
 		seen->vis_set = 1;
 		seen->nvis = device_list(e + n - vn, vn, 1, seen->vis);
+	} else {
+		pod_entry(e, n, &seen->pod);
 	}
 }
 
@@ -179,8 +211,10 @@ static void make_map(struct procenv *out, const struct env_seen *s)
 /* memset through a volatile pointer: a wipe the compiler cannot drop. */
 static void *(*const volatile wipe)(void *, int, size_t) = memset;
 
-/* Reads environ entry by entry; -1 when it cannot be read. */
-static int read_environ(int fd, struct procenv *out)
+/* Reads environ entry by entry; -1 when it cannot be read.  The pod's
+ * names it saw go to pod. */
+static int read_environ(int fd, struct procenv *out,
+			struct procenv_podenv *pod)
 {
 	char buf[PROCENV_CHUNK + PROCENV_ENTRY_MAX];
 	struct env_seen seen = { .rt_set = 0 };
@@ -215,6 +249,7 @@ static int read_environ(int fd, struct procenv *out)
 		}
 	}
 	make_map(out, &seen);
+	*pod = seen.pod;
 	/* No other variable's bytes outlive the parsing. */
 	wipe(buf, 0, sizeof buf);
 	return rc;
@@ -276,8 +311,12 @@ int procenv_read(const char *root, long pid, struct procenv *out)
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
 	if (fd < 0)
 		return -1;	/* gone, or not ours to read: no message */
-	int rc = read_environ(fd, out);
+	struct procenv_podenv pod;
+	memset(&pod, 0, sizeof pod);
+	int rc = read_environ(fd, out, &pod);
 	close(fd);
+	if (rc == 0)
+		procenv_pod(root, pid, &pod, out);
 	if (rc < 0) {
 		long ns = out->ns_pid, host = out->host_pid;
 		memset(out, 0, sizeof *out);

@@ -10,47 +10,53 @@
 #include <unistd.h>
 
 #include "fileio.h"
+#include "ident.h"
+#include "ident_view.h"
 #include "prom.h"
 #include "sanitize.h"
 #include "xalloc.h"
 
 /* ---- the counts ---- */
 
-struct pair_key {
-	const char *host, *name;
-};
-
-static int pair_eq(const struct hnode *n, const void *key)
+static int key_eq(const struct hnode *n, const void *key)
 {
 	const struct prom_count *c = (const struct prom_count *)n;
-	const struct pair_key *k = key;
+	const struct prom_key *k = key;
 
 	if (!c->host != !k->host || (c->host && strcmp(c->host, k->host)))
 		return 0;
-	return strcmp(c->name, k->name) == 0;
+	return c->device == k->device && c->npu == k->npu &&
+	       strcmp(c->name, k->name) == 0;
 }
 
-static size_t pair_hash(const char *host, const char *name)
+static size_t key_hash(const struct prom_key *k)
 {
-	return htab_hash_str(name, host ? htab_hash_str(host, 3) : 1);
+	size_t h = htab_hash_str(k->name, k->host ? htab_hash_str(k->host, 3)
+						  : 1);
+
+	return h * 31 + (size_t)(k->device + 1) * 7919 + (size_t)(k->npu + 1);
 }
 
 /* A name per pid would otherwise make the prom file grow for ever. */
-static struct prom_count *find_pair(struct prom_counts *pc, const char *host,
-				    const char *name)
+static struct prom_count *find_key(struct prom_counts *pc,
+				   const struct prom_key *k)
 {
-	struct pair_key key = { host, name };
-	size_t h = pair_hash(host, name);
+	size_t h = key_hash(k);
 	struct prom_count *c = (struct prom_count *)
-		htab_find(&pc->index, h, pair_eq, &key);
+		htab_find(&pc->index, h, key_eq, k);
 
 	if (c)
 		return c;
-	if (pc->n >= PROM_MAX_NAMES && strcmp(name, PROM_OTHER_NAME) != 0)
-		return find_pair(pc, host, PROM_OTHER_NAME);
+	if (pc->n >= PROM_MAX_NAMES && (strcmp(k->name, PROM_OTHER_NAME) ||
+					k->device >= 0 || k->npu >= 0)) {
+		struct prom_key other = { k->host, PROM_OTHER_NAME, -1, -1 };
+		return find_key(pc, &other);
+	}
 	c = xcalloc(1, sizeof *c);
-	c->host = host ? xstrdup(host) : NULL;
-	c->name = xstrdup(name);
+	c->host = k->host ? xstrdup(k->host) : NULL;
+	c->name = xstrdup(k->name);
+	c->device = k->device;
+	c->npu = k->npu;
 	c->node.hash = h;
 	htab_insert(&pc->index, &c->node);
 	pc->v = xrealloc(pc->v, (pc->n + 1) * sizeof *pc->v);
@@ -58,10 +64,10 @@ static struct prom_count *find_pair(struct prom_counts *pc, const char *host,
 	return c;
 }
 
-void prom_counts_add(struct prom_counts *pc, const char *host,
-		     const char *name, const struct class_key *k, size_t n)
+void prom_counts_add(struct prom_counts *pc, const struct prom_key *key,
+		     const struct class_key *k, size_t n)
 {
-	struct prom_count *c = find_pair(pc, host, name);
+	struct prom_count *c = find_key(pc, key);
 
 	for (size_t i = 0; i < c->nclasses; i++) {
 		struct class_key *x = &c->classes[i].k;
@@ -75,11 +81,23 @@ void prom_counts_add(struct prom_counts *pc, const char *host,
 	c->classes[c->nclasses++] = (struct class_count){ *k, n, 0 };
 }
 
+/* Its labels as they are now: the logged device, and the NPU of it when
+ * its identity has the evidence already. */
 static void count_incident(void *ctx, const struct incident *inc)
 {
+	struct prom_counts *pc = ctx;
 	struct class_key k = { inc->code, inc->resource, inc->cause };
+	struct prom_key key = { inc->host, inc->name, -1, -1 };
+	enum ident_from from;
+	long dev;
 
-	prom_counts_add(ctx, inc->host, inc->name, &k, 1);
+	if (view_incident_device(inc, &dev, &from)) {
+		key.device = dev;
+		key.npu = prom_npu_of(model_ident_find(pc->m, inc->host,
+						       inc->pid, inc->name),
+				      dev);
+	}
+	prom_counts_add(pc, &key, &k, 1);
 }
 
 void prom_counts_init(struct prom_counts *pc, struct model *m)
@@ -109,23 +127,27 @@ void prom_counts_free(struct prom_counts *pc)
 
 struct series {
 	struct class_key k;
-	const char *host;
-	const char *name;
+	const struct prom_count *c;
 	size_t n;
 };
 
-/* By name, then host (local first), then class. */
+/* By name, then host (local first), device, NPU, then class. */
 static int series_cmp(const void *a, const void *b)
 {
 	const struct series *x = a, *y = b;
-	int c = strcmp(x->name, y->name);
+	const struct prom_count *cx = x->c, *cy = y->c;
+	int c = strcmp(cx->name, cy->name);
 
 	if (c)
 		return c;
-	if (!x->host != !y->host)
-		return x->host ? 1 : -1;
-	if (x->host && (c = strcmp(x->host, y->host)) != 0)
+	if (!cx->host != !cy->host)
+		return cx->host ? 1 : -1;
+	if (cx->host && (c = strcmp(cx->host, cy->host)) != 0)
 		return c;
+	if (cx->device != cy->device)
+		return cx->device < cy->device ? -1 : 1;
+	if (cx->npu != cy->npu)
+		return cx->npu < cy->npu ? -1 : 1;
 	if (x->k.code != y->k.code)
 		return x->k.code < y->k.code ? -1 : 1;
 	if (x->k.resource != y->k.resource)
@@ -146,8 +168,7 @@ static struct series *all_series(const struct prom_counts *pc, size_t *count)
 				v = xrealloc(v, cap * sizeof *v);
 			}
 			v[n++] = (struct series){
-				c->classes[j].k, c->host, c->name,
-				c->classes[j].n
+				c->classes[j].k, c, c->classes[j].n
 			};
 		}
 	}
@@ -172,13 +193,20 @@ void prom_render(struct strbuf *out, const struct model *m,
 			TAX_KEY_RESOURCE "=\"%s\"," TAX_KEY_CAUSE "=\"%s\","
 			TAX_KEY_PROCESS "=\"", code_name(v[i].k.code),
 			resource_name(v[i].k.resource), cause_name(v[i].k.cause));
-		prom_label(out, v[i].name);
+		prom_label(out, v[i].c->name);
+		sb_addc(out, '"');
+		if (v[i].c->device >= 0)
+			sb_addf(out, "," TAX_KEY_DEVICE "=\"%ld\"",
+				v[i].c->device);
+		if (v[i].c->npu >= 0)
+			sb_addf(out, "," TAX_KEY_NPU "=\"%ld\"", v[i].c->npu);
 		/* A host's incidents: local ones have no host label. */
-		if (v[i].host) {
-			sb_adds(out, "\",host=\"");
-			prom_label(out, v[i].host);
+		if (v[i].c->host) {
+			sb_adds(out, "," TAX_KEY_HOST "=\"");
+			prom_label(out, v[i].c->host);
+			sb_addc(out, '"');
 		}
-		sb_addf(out, "\"} %zu\n", v[i].n);
+		sb_addf(out, "} %zu\n", v[i].n);
 	}
 	free(v);
 	prom_metric_head(out, "plogtop_files_watched", "gauge",
@@ -219,6 +247,7 @@ void prom_render(struct strbuf *out, const struct model *m,
 	sb_addf(out, "plogtop_counted_since_timestamp_seconds %.3f\n",
 		m->counted_since);
 	prom_render_devices(out, m);
+	prom_render_processes(out, m);
 }
 
 int prom_write(const char *path, const struct model *m,

@@ -1,5 +1,11 @@
-/* The Prometheus text-format file for node_exporter's textfile collector:
- * incidents by class, process name and host, and what plogtop reads. */
+/* The Prometheus text-format file for node_exporter's textfile collector
+ * (and what --listen serves): incidents by class, process name, logged
+ * device, NPU and host, the gauges per device, the live processes
+ * (plogtop_process_info), and what plogtop reads.  The labels are the
+ * vocabulary of classify/taxonomy.h; never one from gethostname (the
+ * node is the scrape's).  prom_render reads the model as it is: a caller
+ * that wants process_info to drop processes that ended asks liveness
+ * first (model_ask_alive), as --follow does before each file. */
 #ifndef PLOGTOP_PROM_H
 #define PLOGTOP_PROM_H
 
@@ -18,19 +24,28 @@
  * which the alert rules never page for. */
 #define PROM_SETTLE_MS 30000
 
-#define PROM_MAX_NAMES 10000		/* (host, name) pairs counted apart */
+#define PROM_MAX_NAMES 10000	/* (host, name, device, id) counted apart */
 #define PROM_OTHER_NAME "(other)"
+/* plogtop_process_info: series written at most (the rest are counted in
+ * plogtop_process_info_omitted). */
+#define PROM_MAX_PROCESS_INFO 2000
 
-/* The counts of plogtop_incidents_total: by host, process name and
- * class, never folded (a process that goes keeps its counts).  Processes
- * of one name add up on a host (pids change with every job, and a pid
- * label would make a new series each time); two hosts' processes of one
- * name do not.  A view of the model (model_watch), given back by a
- * state file (prom_counts_add). */
+/* The counts of plogtop_incidents_total: by host, process name, device,
+ * NPU and class, never folded (a process that goes keeps its counts).
+ * Processes of one name add up on a host (pids change with every job,
+ * and a pid label would make a new series each time); two hosts'
+ * processes of one name do not.  device is the incident's logged
+ * (logical) device, npu the physical NPU of it when evidence gave one
+ * at the time the incident was counted (npu-smi's table of its host
+ * pid, its visible-device map): a label is fixed when a count is, so an
+ * NPU learnt later starts a series of its own and never moves counts
+ * (counters never go down).  A view of the model (model_watch), given
+ * back by a state file (prom_counts_add). */
 struct prom_count {
 	struct hnode node;
 	char *host;		/* NULL: local */
 	char *name;
+	long device, npu;	/* -1: not known */
 	struct class_count *classes;
 	size_t nclasses;
 };
@@ -45,11 +60,17 @@ struct prom_counts {
 /* Counts every incident m counts from now on (m NULL: only what
  * prom_counts_add adds). */
 void prom_counts_init(struct prom_counts *pc, struct model *m);
-/* Adds n incidents of a class to the counts of (host, name) alone, as a
- * state file remembers them.  Pairs beyond PROM_MAX_NAMES add up under
- * (host, PROM_OTHER_NAME). */
-void prom_counts_add(struct prom_counts *pc, const char *host,
-		     const char *name, const struct class_key *k, size_t n);
+/* The labels of a count: host (NULL local), process name, device and
+ * npu (-1: none). */
+struct prom_key {
+	const char *host, *name;
+	long device, npu;
+};
+/* Adds n incidents of a class to the counts of key alone, as a state
+ * file remembers them.  Keys beyond PROM_MAX_NAMES add up under (host,
+ * PROM_OTHER_NAME) without device or npu. */
+void prom_counts_add(struct prom_counts *pc, const struct prom_key *key,
+		     const struct class_key *k, size_t n);
 /* Stops watching and frees the counts. */
 void prom_counts_free(struct prom_counts *pc);
 
@@ -61,6 +82,16 @@ void prom_render(struct strbuf *out, const struct model *m,
 /* The gauges per device (prom_device.c): resources held by live
  * processes as their ledgers know them, processes failing on it. */
 void prom_render_devices(struct strbuf *out, const struct model *m);
+/* The physical NPU of logical device dev of id on evidence (npu-smi's
+ * or its map's), or -1 (prom_process.c). */
+struct ident;
+long prom_npu_of(const struct ident *id, long dev);
+/* Not known gone: it runs (asked), or it has a row that liveness has
+ * not said is gone (a host's rows are never asked). */
+int prom_live(const struct ident *id);
+/* plogtop_process_info and plogtop_process_info_omitted
+ * (prom_process.c). */
+void prom_render_processes(struct strbuf *out, const struct model *m);
 /* A label value, sanitised and escaped; a metric's HELP and TYPE. */
 void prom_label(struct strbuf *out, const char *value);
 void prom_metric_head(struct strbuf *out, const char *name,

@@ -1,16 +1,17 @@
 /* The prom file's gauges per device (plogtop(1), PROMETHEUS):
- *   plogtop_device_resources_held{id, resource[, id_kind][, host]}: what
+ *   plogtop_device_resources_held{device[, id], resource[, host]}: what
  *     the live processes whose current device it is hold by their
  *     ledgers of calls (created and not destroyed); a process that is
  *     gone, or wrote its finalize statistics (it ended), holds nothing
  *     here (its leak stays a finding in the reports);
- *   plogtop_device_failing_processes{id[, id_kind][, host]}: processes
+ *   plogtop_device_failing_processes{device[, id][, host]}: processes
  *     with incidents on the device.
- * id is the physical NPU when evidence gives it (npu-exporter's "id":
- * the node is the scrape's), else the logged id with id_kind="logical".
- * Never a pid.  A process counts as live unless known gone: it runs, or
- * it has a row that liveness has not found gone (a host's process while
- * the model keeps its row: plogtop cannot ask another host's /proc). */
+ * device is the logged (logical) id; id the physical NPU (npu-exporter's
+ * "id": the node is the scrape's) only when evidence gives it
+ * (prom_npu_of), else no id label.  Never a pid.  A process counts as
+ * live unless known gone: it runs, or it has a row that liveness has
+ * not found gone (a host's process while the model keeps its row:
+ * plogtop cannot ask another host's /proc). */
 #include "config.h"
 
 #include <stdlib.h>
@@ -22,8 +23,7 @@
 
 struct dev_series {
 	const struct model_host *host;
-	long id;
-	int logical;
+	long device, npu;	/* npu -1: not known */
 	enum resource res;	/* RES_NONE: the failing processes */
 	unsigned long long n;
 };
@@ -33,12 +33,12 @@ struct dev_set {
 	size_t n, cap;
 };
 
-static void add(struct dev_set *s, const struct model_host *h, long id,
-		int logical, enum resource r, unsigned long long n)
+static void add(struct dev_set *s, const struct model_host *h, long dev,
+		long npu, enum resource r, unsigned long long n)
 {
 	for (size_t i = 0; i < s->n; i++) {
 		struct dev_series *x = &s->v[i];
-		if (x->host == h && x->id == id && x->logical == logical &&
+		if (x->host == h && x->device == dev && x->npu == npu &&
 		    x->res == r) {
 			x->n += n;
 			return;
@@ -48,11 +48,11 @@ static void add(struct dev_set *s, const struct model_host *h, long id,
 		s->cap = s->cap ? 2 * s->cap : 16;
 		s->v = xrealloc(s->v, s->cap * sizeof *s->v);
 	}
-	s->v[s->n++] = (struct dev_series){ h, id, logical, r, n };
+	s->v[s->n++] = (struct dev_series){ h, dev, npu, r, n };
 }
 
-/* Local first, then hosts in the model's order, physical before
- * logical, then id and resource. */
+/* Local first, then hosts in the model's order, then device, NPU (none
+ * first) and resource. */
 static int series_cmp(const void *a, const void *b)
 {
 	const struct dev_series *x = a, *y = b;
@@ -61,20 +61,11 @@ static int series_cmp(const void *a, const void *b)
 
 	if (hx != hy)
 		return hx < hy ? -1 : 1;
-	if (x->logical != y->logical)
-		return x->logical - y->logical;
-	if (x->id != y->id)
-		return x->id < y->id ? -1 : 1;
+	if (x->device != y->device)
+		return x->device < y->device ? -1 : 1;
+	if (x->npu != y->npu)
+		return x->npu < y->npu ? -1 : 1;
 	return (int)x->res - (int)y->res;
-}
-
-/* Not known gone: it runs (asked), or it has a row that liveness has
- * not said is gone (a host's rows are never asked). */
-static int live(const struct ident *id)
-{
-	if (id->alive || (id->proc && id->proc->alive))
-		return 1;
-	return id->proc && (id->host || !id->proc->alive_ms);
 }
 
 static void held(struct dev_set *s, const struct model *m)
@@ -85,47 +76,49 @@ static void held(struct dev_set *s, const struct model *m)
 	for (size_t i = 0; i < n; i++) {
 		const struct ident *id = v[i];
 		long dev = view_ident_device(id);
-		if (dev < 0 || !live(id))
+		if (dev < 0 || !prom_live(id))
 			continue;
-		int logical = id->phys_from == PHYS_NONE || id->phys < 0;
+		long npu = prom_npu_of(id, dev);
 		/* A ledger of the finalize statistics is of a process that
 		 * ended: it holds nothing now. */
 		for (int r = 0; r < LEDGER_COUNT; r++)
 			if (id->ledger[r].from == LEDGER_CALLS)
-				add(s, id->host, logical ? dev : id->phys,
-				    logical,
+				add(s, id->host, dev, npu,
 				    ledger_resource((enum ledger_res)r),
 				    ledger_held(&id->ledger[r]));
 	}
 }
 
+/* Per logged device and its NPU, each process with incidents on it once
+ * (model_devices' rows would join logged ids on one NPU, and a row by
+ * NPU has no one device to label). */
 static void failing(struct dev_set *s, const struct model *m)
 {
-	struct device_row *rows;
-	size_t n = model_devices(m, &rows);
+	const struct ident *const *v;
+	size_t n = model_idents(m, &v);
 
 	for (size_t i = 0; i < n; i++) {
-		const struct device_row *d = &rows[i];
-		int logical = d->phys_from == PHYS_NONE || d->phys < 0;
-		if (d->device < 0 && logical)
-			continue;
-		add(s, d->host, logical ? d->device : d->phys, logical,
-		    RES_NONE, d->failing);
+		const struct ident *id = v[i];
+		for (size_t d = 0; id->dev && d < id->ndevices; d++) {
+			long dev = id->devices[d];
+			if (dev < 0 || dev > VIEW_DEVICE_MAX || !id->dev[d].n)
+				continue;
+			add(s, id->host, dev, prom_npu_of(id, dev), RES_NONE,
+			    1);
+		}
 	}
-	model_devices_free(rows, n);
 }
 
 static void labels(struct strbuf *out, const struct dev_series *x)
 {
-	sb_addf(out, "{" TAX_KEY_NPU "=\"%ld\"", x->id);
+	sb_addf(out, "{" TAX_KEY_DEVICE "=\"%ld\"", x->device);
+	if (x->npu >= 0)
+		sb_addf(out, "," TAX_KEY_NPU "=\"%ld\"", x->npu);
 	if (x->res != RES_NONE)
 		sb_addf(out, "," TAX_KEY_RESOURCE "=\"%s\"",
 			resource_name(x->res));
-	if (x->logical)
-		sb_adds(out, "," TAX_KEY_ID_KIND "=\"" TAX_ID_KIND_LOGICAL
-			"\"");
 	if (x->host) {
-		sb_adds(out, ",host=\"");
+		sb_adds(out, "," TAX_KEY_HOST "=\"");
 		prom_label(out, x->host->name);
 		sb_addc(out, '"');
 	}
@@ -160,9 +153,9 @@ void prom_render_devices(struct strbuf *out, const struct model *m)
 	put(out, &s, 1, TAX_PROM_DEVICE_HELD,
 	    "Resources (streams, events, notifies) that the live processes "
 	    "on the device created and did not destroy, by their ledgers; "
-	    "id is the NPU, or the logged id with id_kind=\"logical\".");
+	    "device is the logged id, id the NPU when known.");
 	put(out, &s, 0, TAX_PROM_DEVICE_FAILING,
-	    "Processes with EE1023 or EE1001 incidents on the device; id is "
-	    "the NPU, or the logged id with id_kind=\"logical\".");
+	    "Processes with EE1023 or EE1001 incidents on the device; "
+	    "device is the logged id, id the NPU when known.");
 	free(s.v);
 }

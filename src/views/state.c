@@ -13,6 +13,7 @@
 #include "fileio.h"
 #include "i18n.h"
 #include "ident_state.h"
+#include "ident_view.h"
 #include "json.h"
 #include "jsonparse.h"
 #include "msglog.h"
@@ -85,6 +86,22 @@ static int get_count(const struct jval *o, const char *key,
 	return 0;
 }
 
+/* A count's device or NPU label: absent (a state written before they
+ * were kept, or a count without one) is -1. */
+static int get_label(const struct jval *e, const char *key, long *out)
+{
+	const struct jval *v = json_get(e, key);
+
+	*out = -1;
+	if (!v)
+		return 0;
+	if (v->type != J_NUMBER || !v->is_int || v->integer < 0 ||
+	    v->integer > VIEW_DEVICE_MAX)
+		return -1;
+	*out = (long)v->integer;
+	return 0;
+}
+
 /* The counters section, checked whole before anything reaches m. */
 static int read_counters(const struct jval *c, struct model *m,
 			 struct prom_counts *pc, struct strbuf *why)
@@ -107,8 +124,11 @@ static int read_counters(const struct jval *c, struct model *m,
 		const char *cause = json_get_str(e, TAX_KEY_CAUSE);
 		const struct jval *n = json_get(e, "n");
 		const struct jval *host = json_get(e, "host");
+		long dev, npu;
 		if (!json_get_str(e, "process") || !code ||
 		    (host && host->type != J_STRING) ||
+		    get_label(e, TAX_KEY_DEVICE, &dev) < 0 ||
+		    get_label(e, TAX_KEY_NPU, &npu) < 0 ||
 		    !code_from_name(code) || !res || !cause || !n ||
 		    n->type != J_NUMBER || !n->is_int || n->integer < 0) {
 			sb_addf(why, _("counters: incident count %zu is not one"),
@@ -123,8 +143,11 @@ static int read_counters(const struct jval *c, struct model *m,
 			resource_from_name(json_get_str(e, TAX_KEY_RESOURCE)),
 			cause_from_name(json_get_str(e, TAX_KEY_CAUSE)),
 		};
-		prom_counts_add(pc, json_get_str(e, "host"),
-				json_get_str(e, "process"), &k,
+		struct prom_key key = { json_get_str(e, "host"),
+					json_get_str(e, "process"), -1, -1 };
+		get_label(e, TAX_KEY_DEVICE, &key.device);
+		get_label(e, TAX_KEY_NPU, &key.npu);
+		prom_counts_add(pc, &key, &k,
 				(size_t)json_get(e, "n")->integer);
 	}
 	m->base.bytes += bytes;
@@ -301,6 +324,12 @@ static void counters_json(struct strbuf *out, const struct model *m,
 				sb_adds(out, ", \"host\": ");
 				json_cstring(out, nc->host);
 			}
+			if (nc->device >= 0)
+				sb_addf(out, ", \"" TAX_KEY_DEVICE "\": %ld",
+					nc->device);
+			if (nc->npu >= 0)
+				sb_addf(out, ", \"" TAX_KEY_NPU "\": %ld",
+					nc->npu);
 			sb_addf(out, ", \"" TAX_KEY_CODE "\": \"%s\", \""
 				TAX_KEY_RESOURCE "\": \"%s\", \""
 				TAX_KEY_CAUSE "\": \"%s\", \"n\": %zu}",

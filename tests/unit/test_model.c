@@ -494,7 +494,8 @@ static void test_prom_counts_by_host(void **state)
 		model_add(&m, inc, READ_BEFORE);
 	}
 	struct class_key k = { CODE_EE1023, RES_STREAM, CAUSE_UNKNOWN };
-	prom_counts_add(&pc, "h1", "train", &k, 10);
+	struct prom_key key = { "h1", "train", -1, -1 };
+	prom_counts_add(&pc, &key, &k, 10);
 	prom_lines(&m, &pc, &out);
 	assert_string_equal(out.buf,
 		"plogtop_incidents_total{code=\"EE1023\",resource=\"stream\","
@@ -650,6 +651,61 @@ static void test_pid_joins_under_the_cap(void **state)
 	model_free(&m);
 }
 
+/* The lines of render that start with prefix, and how many. */
+static size_t lines_of(const char *text, const char *prefix,
+		       struct strbuf *out)
+{
+	size_t n = 0, k = strlen(prefix);
+
+	for (const char *l = text; l && *l;) {
+		const char *nl = strchr(l, '\n');
+		if (strncmp(l, prefix, k) == 0) {
+			n++;
+			if (out)
+				sb_add(out, l, (size_t)(nl - l + 1));
+		}
+		l = nl + 1;
+	}
+	return n;
+}
+
+/* plogtop_process_info: one series per process not known gone, at most
+ * PROM_MAX_PROCESS_INFO (the rest counted), hostile names escaped, no
+ * series once liveness finds the process gone. */
+static void test_process_info_bounded(void **state)
+{
+	struct model m;
+	struct strbuf sb = STRBUF_INIT, one = STRBUF_INIT;
+
+	(void)state;
+	model_init(&m);
+	model_add(&m, make(DEAD_PID, "a\"b\\c\nd\xff", RES_STREAM,
+			   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
+	prom_render_processes(&sb, &m);
+	assert_int_equal(lines_of(sb.buf, "plogtop_process_info{", &one), 1);
+	/* The sanitiser's \\ and \xNN, each backslash doubled again. */
+	assert_string_equal(one.buf, "plogtop_process_info{pid=\"5000000\","
+			    "process=\"a\\\"b\\\\\\\\c\\\\x0ad\\\\xff\"} 1\n");
+	assert_non_null(strstr(sb.buf, "\nplogtop_process_info_omitted 0\n"));
+	/* Found gone: its series is not written. */
+	m.procs[0]->alive_ms = 5;
+	sb_reset(&sb);
+	prom_render_processes(&sb, &m);
+	assert_int_equal(lines_of(sb.buf, "plogtop_process_info{", NULL), 0);
+	m.procs[0]->alive_ms = 0;
+	for (long i = 1; i < PROM_MAX_PROCESS_INFO + 100; i++)
+		model_add(&m, make(DEAD_PID + i, "train", RES_STREAM,
+				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
+	sb_reset(&sb);
+	prom_render_processes(&sb, &m);
+	assert_int_equal(lines_of(sb.buf, "plogtop_process_info{", NULL),
+			 PROM_MAX_PROCESS_INFO);
+	assert_non_null(strstr(sb.buf, "\nplogtop_process_info_omitted 100\n"));
+	sb_free(&one);
+	sb_free(&sb);
+	model_free(&m);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -670,6 +726,7 @@ int main(void)
 		cmocka_unit_test(test_one_way_in),
 		cmocka_unit_test(test_merge_scan),
 		cmocka_unit_test(test_pid_joins_under_the_cap),
+		cmocka_unit_test(test_process_info_bounded),
 	};
 
 	cmocka_set_message_output(CM_OUTPUT_TAP);

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "unit.h"
 
@@ -223,6 +224,93 @@ static void test_root_from_environment(void **state)
 }
 
 /* This very process, in the real /proc. */
+/* PID/ns/uts: a link to what the kernel names the namespace. */
+static void uts(long pid, const char *ns)
+{
+	char path[256];
+
+	snprintf(path, sizeof path, "%s/%ld", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%ld/ns", root, pid);
+	mkdir(path, 0755);
+	snprintf(path, sizeof path, "%s/%ld/ns/uts", root, pid);
+	unlink(path);
+	assert_int_equal(symlink(ns, path), 0);
+}
+
+#define PUT_CGROUP(pid, lit) put(pid, "cgroup", lit, sizeof lit - 1)
+#define POD_ENV "PATH=/usr/bin\0POD_NAME=train-worker-3\0" \
+	"POD_NAMESPACE=ai-team\0CONTAINER_NAME=ascend\0HOSTNAME=train-host\0"
+
+/* Pod names only with a kubepods cgroup and the pod's UID in it: the
+ * cgroupfs form, systemd's (v2 and v1 lines), HOSTNAME when POD_NAME is
+ * not set; none without the cgroup, with another cgroup, or when a name
+ * is not a Kubernetes name. */
+static void test_pod(void **state)
+{
+	struct procenv e;
+
+	(void)state;
+	status(300, "NSpid:\t300");
+	PUT_ENV(300, POD_ENV);
+	assert_int_equal(procenv_read(root, 300, &e), 0);
+	assert_int_equal(e.in_pod, 0);		/* no cgroup file */
+	assert_string_equal(e.pod_name, "");
+	assert_string_equal(e.pod_namespace, "");
+	PUT_CGROUP(300, "0::/user.slice/user-1000.slice/session-2.scope\n");
+	assert_int_equal(procenv_read(root, 300, &e), 0);
+	assert_int_equal(e.in_pod, 0);
+	assert_string_equal(e.container_name, "");
+	/* "kubepods" without a pod UID is no pod's. */
+	PUT_CGROUP(300, "0::/kubepods.slice/kubepods-burstable.slice\n");
+	assert_int_equal(procenv_read(root, 300, &e), 0);
+	assert_int_equal(e.in_pod, 0);
+	PUT_CGROUP(300, "12:memory:/kubepods/burstable/"
+		   "pod0b7d4c2e-8f0a-4d6b-9a51-3c2d1e0f9a8b/"
+		   "4f6c0e4b2a1d9c8e7f6a5b4c3d2e1f0a9b8c7d6e5f4a3b2c1d0e9f8a7b6c5d4e\n");
+	assert_int_equal(procenv_read(root, 300, &e), 0);
+	assert_int_equal(e.in_pod, 1);
+	assert_string_equal(e.pod_name, "train-worker-3");
+	assert_string_equal(e.pod_namespace, "ai-team");
+	assert_string_equal(e.container_name, "ascend");
+	assert_int_equal(e.rank, -1);
+	/* systemd's driver, cgroup v2; no POD_NAME: HOSTNAME is the pod's. */
+	status(301, "NSpid:\t301\t7");
+	PUT_ENV(301, "HOSTNAME=worker-1.train\0POD_NAMESPACE=Bad_NS\0");
+	PUT_CGROUP(301, "0::/kubepods.slice/kubepods-besteffort.slice/"
+		   "kubepods-besteffort-pod0b7d4c2e_8f0a_4d6b_9a51_3c2d1e0f9a8b"
+		   ".slice/cri-containerd-4f6c0e4b.scope\n");
+	assert_int_equal(procenv_read(root, 301, &e), 0);
+	assert_int_equal(e.in_pod, 1);
+	assert_string_equal(e.pod_name, "");	/* its UTS ns unknown */
+	assert_string_equal(e.pod_namespace, "");	/* not a name */
+	uts(1, "uts:[4026531838]");
+	uts(301, "uts:[4026531838]");		/* the host's network */
+	assert_int_equal(procenv_read(root, 301, &e), 0);
+	assert_string_equal(e.pod_name, "");
+	uts(301, "uts:[4026532911]");		/* its own */
+	assert_int_equal(procenv_read(root, 301, &e), 0);
+	assert_string_equal(e.pod_name, "worker-1.train");
+	/* Hostile values are no names: quotes, backslashes, controls,
+	 * invalid UTF-8, upper case, too long. */
+	status(302, "NSpid:\t302");
+	PUT_ENV(302, "POD_NAME=a\"b\0POD_NAMESPACE=x\\y\0"
+		"CONTAINER_NAME=c\nd\0HOSTNAME=\xff\xfe\0");
+	PUT_CGROUP(302, "0::/kubepods/pod0b7d4c2e-8f0a-4d6b-9a51-3c2d1e0f9a8b/x\n");
+	assert_int_equal(procenv_read(root, 302, &e), 0);
+	assert_int_equal(e.in_pod, 1);
+	assert_string_equal(e.pod_name, "");
+	assert_string_equal(e.pod_namespace, "");
+	assert_string_equal(e.container_name, "");
+	char name[300];
+	memset(name, 'a', sizeof name);
+	assert_int_equal(procenv_k8s_name(name, 253, 253, 1), 1);
+	assert_int_equal(procenv_k8s_name(name, 254, 253, 1), 0);
+	assert_int_equal(procenv_k8s_name("-a", 2, 63, 0), 0);
+	assert_int_equal(procenv_k8s_name("a.b", 3, 63, 0), 0);
+	assert_int_equal(procenv_k8s_name("Ab", 2, 63, 0), 0);
+}
+
 static void test_real_proc(void **state)
 {
 	struct procenv e;
@@ -246,6 +334,7 @@ int main(void)
 		cmocka_unit_test(test_host_pid),
 		cmocka_unit_test(test_root_from_environment),
 		cmocka_unit_test(test_real_proc),
+		cmocka_unit_test(test_pod),
 	};
 	if (setup(NULL) < 0) {
 		perror("mkdtemp");

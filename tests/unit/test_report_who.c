@@ -343,25 +343,26 @@ static void test_prom_gauges(void **state)
 	assert_non_null(strstr(sb.buf,
 		"# HELP plogtop_device_resources_held Resources (streams, "
 		"events, notifies) that the live processes on the device "
-		"created and did not destroy, by their ledgers; id is the NPU, "
-		"or the logged id with id_kind=\"logical\".\n"
+		"created and did not destroy, by their ledgers; device is the "
+		"logged id, id the NPU when known.\n"
 		"# TYPE plogtop_device_resources_held gauge\n"
-		"plogtop_device_resources_held{id=\"7\",resource=\"stream\"} "
-		"10\n"));
+		"plogtop_device_resources_held{device=\"3\",id=\"7\","
+		"resource=\"stream\"} 10\n"));
 	assert_int_equal(count_of(sb.buf, "plogtop_device_resources_held{"), 1);
 	assert_null(strstr(sb.buf, "pid"));
 	sb_reset(&sb);
 	f.row[1]->phys_from = PHYS_NONE;
 	prom_render_devices(&sb, &f.m);
-	assert_non_null(strstr(sb.buf, "plogtop_device_resources_held{id=\"3\","
-			       "resource=\"stream\",id_kind=\"logical\"} 10\n"));
+	assert_non_null(strstr(sb.buf, "plogtop_device_resources_held{"
+			       "device=\"3\",resource=\"stream\"} 10\n"));
+	assert_null(strstr(sb.buf, "id_kind"));
 	/* Not asked yet: not known gone, it holds; found gone: nothing. */
 	f.row[1]->alive = 0;
 	f.m.procs[1]->alive = 0;
 	sb_reset(&sb);
 	prom_render_devices(&sb, &f.m);
-	assert_non_null(strstr(sb.buf, "{id=\"3\",resource=\"stream\","
-			       "id_kind=\"logical\"} 10\n"));
+	assert_non_null(strstr(sb.buf, "{device=\"3\","
+			       "resource=\"stream\"} 10\n"));
 	f.m.procs[1]->alive_ms = 5;
 	sb_reset(&sb);
 	prom_render_devices(&sb, &f.m);
