@@ -296,15 +296,16 @@ static void give_ident(const struct ident *id, struct incident *inc)
 	}
 }
 
-static void count_on_device(struct ident *id, const struct incident *inc)
+static void count_on_device(struct ident *id, const struct incident *inc,
+			    size_t w)
 {
 	if (inc->device_from == FROM_NONE || inc->device < 0)
 		return;
 	size_t i = dev_slot(id, inc->device);	/* may allocate id->dev */
 	struct ident_dev *d = &id->dev[i];
-	d->n++;
+	d->n += w;
 	if (inc->resource < RES_COUNT)
-		d->by_resource[inc->resource]++;
+		d->by_resource[inc->resource] += w;
 	if (inc->last != LOGTIME_UNKNOWN &&
 	    (d->last == LOGTIME_UNKNOWN || inc->last > d->last))
 		d->last = inc->last;
@@ -344,7 +345,7 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	ident_find_job(m, id, inc->file);
 	learn_fields(id, inc);
 	give_ident(id, inc);
-	count_on_device(id, inc);
+	count_on_device(id, inc, m->weight);
 	enum ledger_res r = create_api(incident_field(inc, "api"));
 	if (inc->code == CODE_EE1023 && r != LEDGER_COUNT &&
 	    ledger_of_resource(inc->resource) != LEDGER_COUNT)
