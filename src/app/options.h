@@ -43,6 +43,7 @@ struct options {
 	const char *resume_file;	/* --resume: a cursor, "-": stdin */
 	const char *job;		/* --job: local processes' job label */
 	const char *npu_smi;		/* --npu-smi: NULL: npu-smi on PATH */
+	const char *from_prometheus;	/* --from-prometheus: its URL */
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was
