@@ -54,8 +54,13 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	}
 	struct httpc *c = httpc_new();
 	cluster_data_init(&d);
+	d.at = getenv("PLOGTOP_PROM_TIME");
 	model_init(&m);
-	if (cluster_fetch(c, o->from_prometheus, 0, NULL, &d) < 0) {
+	/* --since=DURATION: what the counters grew in it. */
+	long long w = o->since_arg ? (logtime_now() - o->since) / 1000000 : 0;
+	unsigned window_s = w <= 0 ? (o->since_arg ? 1 : 0)
+			    : w > 400LL * 86400 ? 400u * 86400 : (unsigned)w;
+	if (cluster_fetch(c, o->from_prometheus, 0, window_s, NULL, &d) < 0) {
 		msglog_add(NULL, d.err.buf);
 		goto out;
 	}

@@ -51,18 +51,25 @@ struct cluster_data {
 	double seconds;		/* the refresh's wall time */
 	int failed;		/* err says why */
 	struct strbuf err;
+	/* Set by the caller: the time the queries are evaluated at (Unix
+	 * seconds, PLOGTOP_PROM_TIME), NULL for the server's now. */
+	const char *at;
 };
 
 void cluster_data_init(struct cluster_data *d);
 void cluster_data_free(struct cluster_data *d);
 
-/* The PromQL of a query (cluster_query.c). */
-const char *cluster_query_text(enum cquery q, struct strbuf *sb);
+/* The PromQL of a query (cluster_query.c); window_s: CQ_TOTAL counts
+ * what grew in that many seconds instead of the counters' values. */
+const char *cluster_query_text(enum cquery q, unsigned window_s,
+			       struct strbuf *sb);
 /* The answers of one refresh into d: every query (live: the windows
- * too; else the totals only).  Returns 0, or -1 with d->failed and
- * "URL: why" in d->err (the first failure; the rest are not asked). */
+ * too; else the totals only, or with window_s what grew in it).
+ * Returns 0, or -1 with d->failed and "URL: why" in d->err (the first
+ * failure; the rest are not asked). */
 int cluster_fetch(struct httpc *c, const char *base_url, int windows,
-		  _Atomic int *cancel, struct cluster_data *d);
+		  unsigned window_s, _Atomic int *cancel,
+		  struct cluster_data *d);
 
 /* The dashboard's fetcher (cluster_worker.c): one thread that refreshes
  * every interval_ms and hands each result over whole.  The hand-off: the

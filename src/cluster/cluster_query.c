@@ -18,23 +18,32 @@
 #define BY "node, instance, process, device, code, resource, cause"
 #define INC "plogtop_incidents_total"
 
-static const char *window_of(enum cquery q)
+static unsigned window_of(enum cquery q)
 {
-	return q == CQ_1M ? "1m" : q == CQ_5M ? "5m" : "1h";
+	return q == CQ_1M ? 60 : q == CQ_5M ? 300 : 3600;
 }
 
-const char *cluster_query_text(enum cquery q, struct strbuf *sb)
+static void grown(struct strbuf *sb, unsigned s)
+{
+	sb_addf(sb, "sum by (" BY ") ((" INC " - " INC " offset %us)"
+		" >= 0 or " INC ") > 0", s);
+}
+
+const char *cluster_query_text(enum cquery q, unsigned window_s,
+			       struct strbuf *sb)
 {
 	sb_reset(sb);
 	switch (q) {
 	case CQ_TOTAL:
-		sb_adds(sb, "sum by (" BY ") (" INC ") > 0");
+		if (window_s)
+			grown(sb, window_s);
+		else
+			sb_adds(sb, "sum by (" BY ") (" INC ") > 0");
 		break;
 	case CQ_1M:
 	case CQ_5M:
 	case CQ_1H:
-		sb_addf(sb, "sum by (" BY ") ((" INC " - " INC " offset %s)"
-			" >= 0 or " INC ") > 0", window_of(q));
+		grown(sb, window_of(q));
 		break;
 	case CQ_INFO:
 		sb_adds(sb, "max by (node, instance, process, device, pid, rank)"
@@ -67,7 +76,8 @@ static int wanted(enum cquery q, int windows)
 }
 
 /* base_url without its trailing slashes, then the API's path. */
-static void query_url(struct strbuf *url, const char *base, const char *expr)
+static void query_url(struct strbuf *url, const char *base, const char *expr,
+		      const char *at)
 {
 	size_t n = strlen(base);
 
@@ -77,10 +87,15 @@ static void query_url(struct strbuf *url, const char *base, const char *expr)
 	sb_add(url, base, n);
 	sb_adds(url, "/api/v1/query?query=");
 	httpc_escape(url, expr);
+	if (at && *at) {
+		sb_adds(url, "&time=");
+		httpc_escape(url, at);
+	}
 }
 
 int cluster_fetch(struct httpc *c, const char *base_url, int windows,
-		  _Atomic int *cancel, struct cluster_data *d)
+		  unsigned window_s, _Atomic int *cancel,
+		  struct cluster_data *d)
 {
 	struct httpc_opts ho = { .cancel = cancel };
 	struct strbuf expr = STRBUF_INIT, url = STRBUF_INIT,
@@ -91,8 +106,9 @@ int cluster_fetch(struct httpc *c, const char *base_url, int windows,
 	for (int q = 0; q < CQ_COUNT && rc == 0; q++) {
 		if (!wanted((enum cquery)q, windows))
 			continue;
-		query_url(&url, base_url, cluster_query_text((enum cquery)q,
-							     &expr));
+		query_url(&url, base_url,
+			  cluster_query_text((enum cquery)q, window_s, &expr),
+			  d->at);
 		d->queries++;
 		sb_reset(&why);
 		int status = httpc_get(c, url.buf, &ho, &body, &why);

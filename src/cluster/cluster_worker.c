@@ -54,7 +54,8 @@ static void *run(void *arg)
 	while (!w->stop) {
 		struct cluster_data *d = xcalloc(1, sizeof *d);
 		cluster_data_init(d);
-		cluster_fetch(c, w->url, 1, &w->stop, d);
+		d->at = getenv("PLOGTOP_PROM_TIME");
+		cluster_fetch(c, w->url, 1, 0, &w->stop, d);
 		pthread_mutex_lock(&w->lock);
 		struct cluster_data *old = w->ready;
 		w->ready = d;
