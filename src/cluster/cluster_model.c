@@ -101,7 +101,10 @@ static void add_one(struct model *m, const struct csample *s,
 				   strlen(s->device));
 	if (info && info->rank)
 		incident_set_field(inc, "rank", info->rank, strlen(info->rank));
-	model_add_counted(m, inc, n);
+	/* Lent back until the next one: its process runs when its node
+	 * said so. */
+	if (model_add_counted(m, inc, n) && inc->proc && info)
+		inc->proc->alive = 1;
 }
 
 /* One series: its samples g[0..k), sorted by query. */

@@ -233,9 +233,10 @@ int model_alive(struct model *m, struct process *p)
 	unsigned long long now = m->clock_ms();
 
 	/* A remote pid means nothing here: a remote process counts as
-	 * gone, and folds once quiet. */
+	 * gone, and folds once quiet; unless its source said it runs (a
+	 * cluster's plogtop_process_info, src/cluster/). */
 	if (p->host)
-		return 0;
+		return p->alive;
 	if (p->alive_ms && now < p->alive_ms + LIVENESS_MS)
 		return p->alive;
 	liveness_refresh(&m->live_pids, now);
