@@ -57,7 +57,8 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	d.at = getenv("PLOGTOP_PROM_TIME");
 	model_init(&m);
 	/* --since=DURATION: what the counters grew in it. */
-	long long w = o->since_arg ? (logtime_now() - o->since) / 1000000 : 0;
+	long long w = o->since_arg
+		? (logtime_now() - o->since + 500000) / 1000000 : 0;
 	unsigned window_s = w <= 0 ? (o->since_arg ? 1 : 0)
 			    : w > 400LL * 86400 ? 400u * 86400 : (unsigned)w;
 	if (cluster_fetch(c, o->from_prometheus, 0, window_s, NULL, &d) < 0) {

@@ -159,13 +159,13 @@ static void add_hosts(struct model *m, const struct cluster_data *d)
 	free(names);
 }
 
+/* Each host's state, set once a refresh: a host down since the last
+ * one stays down since then (model_host_set keeps state_ms). */
 static void set_states(struct model *m, const struct cluster_data *d,
 		       enum host_state done_state)
 {
-	char why[128];
+	char **why = xcalloc(m->nhosts + 1, sizeof *why);
 
-	for (size_t i = 0; i < m->nhosts; i++)
-		model_host_set(m, m->hosts[i], done_state, NULL);
 	for (size_t i = 0; i < d->n; i++) {
 		const struct csample *s = &d->v[i];
 		struct model_host *h = model_host_find(m, s->host);
@@ -174,17 +174,24 @@ static void set_states(struct model *m, const struct cluster_data *d,
 		if (s->q == CQ_FILES) {
 			h->files = count_of(s->v);
 			m->stats.files += h->files;
-		} else if (s->q == CQ_AGE && s->v > CLUSTER_STALE_S &&
-			   h->state != HOST_DOWN) {
-			snprintf(why, sizeof why,
-				 "stale: its plogtop last updated %.0f s ago",
-				 s->v);
-			model_host_set(m, h, HOST_DOWN, why);
 		} else if (s->q == CQ_DOWN) {
-			model_host_set(m, h, HOST_DOWN,
-				       "its scrape target is down (up == 0)");
+			free(why[h->index]);
+			why[h->index] = xstrdup("its scrape target is down "
+						"(up == 0)");
+		} else if (s->q == CQ_AGE && s->v > CLUSTER_STALE_S &&
+			   !why[h->index]) {
+			char t[96];
+			snprintf(t, sizeof t, "stale: its plogtop last updated "
+				 "%.0f s ago", s->v);
+			why[h->index] = xstrdup(t);
 		}
 	}
+	for (size_t i = 0; i < m->nhosts; i++) {
+		model_host_set(m, m->hosts[i], why[i] ? HOST_DOWN : done_state,
+			       why[i]);
+		free(why[i]);
+	}
+	free(why);
 }
 
 void cluster_to_model(const struct cluster_data *d, struct model *m,
