@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "cluster.h"
+#include "i18n.h"
 #include "jsonparse.h"
 #include "xalloc.h"
 
@@ -112,12 +113,12 @@ static int check_head(const struct jval *doc, struct strbuf *err)
 	const char *status = json_get_str(doc, "status");
 
 	if (doc->type != J_OBJECT) {
-		sb_adds(err, "the answer is not a JSON object");
+		sb_adds(err, _("the answer is not a JSON object"));
 		return -1;
 	}
 	if (!status || strcmp(status, "success") != 0) {
 		const char *e = json_get_str(doc, "error");
-		sb_addf(err, "the query failed: %s", e ? e : "no status");
+		sb_addf(err, _("the query failed: %s"), e ? e : "-");
 		return -1;
 	}
 	return 0;
@@ -139,7 +140,7 @@ int cluster_parse(const char *text, size_t len, enum cquery q,
 	const char *type = data ? json_get_str(data, "resultType") : NULL;
 	if (rc == 0 && (!res || res->type != J_ARRAY || !type ||
 			strcmp(type, "vector") != 0)) {
-		sb_adds(err, "the answer holds no vector of samples");
+		sb_adds(err, _("the answer holds no vector of samples"));
 		rc = -1;
 	}
 	for (size_t i = 0; rc == 0 && i < res->n; i++)

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "httpc.h"
+#include "i18n.h"
 #include "xalloc.h"
 
 struct httpc {
@@ -112,7 +113,7 @@ int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 	set_options(c->easy, url, o, &s, errbuf);
 	CURLcode rc = curl_easy_perform(c->easy);
 	if (s.over) {
-		sb_addf(err, "%s: the answer is over %zu bytes", url, s.max);
+		sb_addf(err, _("%s: the answer is over %zu bytes"), url, s.max);
 		return -1;
 	}
 	if (rc != CURLE_OK) {
@@ -123,7 +124,7 @@ int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 	long status = 0;
 	curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 100 || status > 599) {
-		sb_addf(err, "%s: no HTTP status", url);
+		sb_addf(err, _("%s: no HTTP status"), url);
 		return -1;
 	}
 	return (int)status;
