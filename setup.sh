@@ -26,13 +26,13 @@ log=$build/setup.log
 # packages need, per package manager.  Optional test packages (not in
 # every distribution's repositories) only make some tests skip.
 apt_run="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev
-	libmicrohttpd-dev libcurl4-openssl-dev gettext autopoint"
+	libmicrohttpd-dev libcurl4-openssl-dev libcrypt-dev gettext autopoint"
 apt_check="libcmocka-dev jq python3 tmux clang libclang-rt-dev locales prometheus
 	prometheus-node-exporter openssh-server openssh-client"
 apt_check_optional=
 apt_packages="dpkg-dev debhelper lintian fakeroot rpm cpio"
 rpm_run="gcc make autoconf automake pkgconf-pkg-config pcre2-devel
-	ncurses-devel libmicrohttpd-devel libcurl-devel gettext-devel"
+	ncurses-devel libmicrohttpd-devel libcurl-devel libxcrypt-devel gettext-devel"
 rpm_check="libcmocka-devel jq python3 tmux clang compiler-rt glibc-locale-source openssh-server
 	openssh-clients"
 rpm_check_optional="golang-github-prometheus golang-github-prometheus-node-exporter"

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/signalfd.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "i18n.h"
@@ -18,6 +19,7 @@
 #include "msglog.h"
 #include "datadir.h"
 #include "demo.h"
+#include "fileio.h"
 #include "fleet.h"
 #include "state.h"
 #include "follow.h"
@@ -84,14 +86,18 @@ static void prom_outcome(struct live *lv, unsigned long long now,
  * rules take as its baseline (it is written when the history is
  * done, and the chains it left open are closed).  Returns when the next
  * write is due, or ULLONG_MAX. */
+static int prom_wanted(const struct live *lv)
+{
+	return (lv->o->prom_file && !lv->prom_gave_up) || lv->httpd;
+}
+
 static unsigned long long prom_next(const struct live *lv)
 {
 	unsigned long long gen = follower_generation(lv->fw) +
 				 fleet_generation(lv->fleet) + lv->m.generation;
 	unsigned long long beat = lv->prom_at + lv->prom_heartbeat_ms;
 
-	if (!lv->o->prom_file || lv->prom_gave_up ||
-	    follower_reading_history(lv->fw))
+	if (!prom_wanted(lv) || follower_reading_history(lv->fw))
 		return ULLONG_MAX;
 	/* The first: once the chains the history left open are closed (a
 	 * chain that ends the last file read is closed by the flush timer),
@@ -109,15 +115,24 @@ static unsigned long long prom_next(const struct live *lv)
 
 static void write_prom(struct live *lv, unsigned long long now, int force)
 {
-	if (!lv->o->prom_file || lv->prom_gave_up)
+	if (!prom_wanted(lv))
 		return;
 	if (!force && now < prom_next(lv))
 		return;
-	struct strbuf err = STRBUF_INIT;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	struct timespec ts;
 	lv->m.stats.match_limit_hits = follower_limit_hits(lv->fw);
-	int rc = prom_write(lv->o->prom_file, &lv->m, &lv->prom,
-			    follower_watched(lv->fw), &err);
-	prom_outcome(lv, now, rc < 0 ? &err : NULL);
+	clock_gettime(CLOCK_REALTIME, &ts);
+	/* One text for the prom file and --listen's /metrics. */
+	prom_render(&text, &lv->m, &lv->prom, follower_watched(lv->fw),
+		    (double)ts.tv_sec + (double)ts.tv_nsec / 1e9);
+	if (lv->o->prom_file && !lv->prom_gave_up) {
+		int rc = write_file_atomic(lv->o->prom_file, text.buf,
+					   text.len, 0644, 0, &err);
+		prom_outcome(lv, now, rc < 0 ? &err : NULL);
+	}
+	live_listen_publish(lv, &text);
+	sb_free(&text);
 	sb_free(&err);
 	lv->prom_gen = follower_generation(lv->fw) +
 		       fleet_generation(lv->fleet) + lv->m.generation;
@@ -220,6 +235,7 @@ static int loop_timeout(const struct live *lv, unsigned long long now,
 	timeout = min_timeout(timeout, live_draw_timeout(lv, now));
 	timeout = min_timeout(timeout, live_state_timeout(lv, now));
 	timeout = min_timeout(timeout, npusmi_run_timeout(lv->npu, now));
+	timeout = min_timeout(timeout, live_listen_timeout(lv, now));
 	if (lv->demo)
 		timeout = min_timeout(timeout, demo_due > now
 				      ? (int)(demo_due - now) : 0);
@@ -259,6 +275,7 @@ static void loop_step(struct live *lv, const struct pollfd *p, size_t np,
 	npusmi_run_step(lv->npu, now);	/* reads without blocking */
 	model_maintain(&lv->m);
 	write_prom(lv, now, 0);
+	live_listen_step(lv, now);
 	if (!follower_reading_history(lv->fw)) {
 		live_state_write(lv, now, 0);
 		live_cursor_write(lv, now, 0);
@@ -409,7 +426,7 @@ static int live_open(struct live *lv, struct ruleset *rs)
 		sb_addf(&msg, "--demo: %s", err.buf);
 		msglog_add(NULL, msg.buf);
 		sb_free(&msg);
-	} else if (live_state_start(lv) < 0) {
+	} else if (live_state_start(lv) < 0 || live_listen_start(lv) < 0) {
 		;	/* said */
 	} else if (start_follower(lv, rs, skip, &err) < 0) {
 		msglog_add(NULL, err.buf);
@@ -499,6 +516,7 @@ static void live_close(struct live *lv)
 	if (!lv->dash)
 		msglog_flush(&lv->log);
 	dash_free(lv->dash);
+	live_listen_stop(lv);
 	npusmi_run_free(lv->npu);
 	fleet_free(lv->fleet);
 	follower_free(lv->fw);

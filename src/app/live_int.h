@@ -10,6 +10,7 @@
 #include "demo.h"
 #include "fleet.h"
 #include "follow.h"
+#include "httpd.h"
 #include "model.h"
 #include "msglog.h"
 #include "npusmi_run.h"
@@ -62,6 +63,11 @@ struct live {
 	unsigned long long cursor_gen, cursor_at;
 	/* --hello: what the identity lines said of each identity. */
 	struct stream_sent sent;
+	/* --listen (live_listen.c): the server, or NULL. */
+	struct httpd *httpd;
+	struct httpd_users users;
+	struct httpd_counts listen_said;
+	unsigned long long listen_said_at, listen_tick_at;
 };
 
 /* live_state.c */
@@ -72,6 +78,15 @@ void live_state_write(struct live *lv, unsigned long long now, int force);
 void live_cursor_write(struct live *lv, unsigned long long now, int force);
 int live_state_timeout(const struct live *lv, unsigned long long now);
 void live_state_free(struct live *lv);
+
+/* live_listen.c */
+/* Starts serving /metrics (--listen); -1 when plogtop must not start. */
+int live_listen_start(struct live *lv);
+/* The metrics' text, served from now on. */
+void live_listen_publish(struct live *lv, const struct strbuf *text);
+void live_listen_step(struct live *lv, unsigned long long now);
+int live_listen_timeout(const struct live *lv, unsigned long long now);
+void live_listen_stop(struct live *lv);
 
 /* live_dash.c */
 void live_draw(struct live *lv, unsigned long long now);

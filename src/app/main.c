@@ -21,6 +21,7 @@
 #include "msglog.h"
 #include "once.h"
 #include "options.h"
+#include "options_listen.h"
 #include "readall.h"
 #include "rules.h"
 #include "terminal.h"
@@ -164,6 +165,8 @@ static int run(const struct options *o, struct ruleset *rs,
 	case MODE_DASHBOARD:
 		return run_dashboard(o, rs, cat);
 	case MODE_ONCE:
+		if (o->listen)
+			return listen_needs_watching();
 		break;
 	}
 	if (check_default_root(o) < 0)

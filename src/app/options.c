@@ -10,6 +10,7 @@
 #include "model.h"
 #include "msglog.h"
 #include "options.h"
+#include "options_listen.h"
 #include "sanitize.h"
 #include "strbuf.h"
 #include "terminal.h"
@@ -94,6 +95,13 @@ static const char *const usage_text[] = {
 	   "                      cluster from a Prometheus server's API: a host per\n"
 	   "                      node, refreshed every --interval (at least 2 s);\n"
 	   "                      no local file is read\n"),
+	N_("  --listen=[ADDR]:PORT  --follow and the dashboard: serve the prom file's\n"
+	   "                      metrics at /metrics for Prometheus to scrape\n"
+	   "                      (:9466 every interface, 127.0.0.1:9466 loopback)\n"
+	   "  --listen-cert=FILE, --listen-key=FILE  serve HTTPS with this PEM\n"
+	   "                      certificate and key\n"
+	   "  --listen-auth=FILE  ask for basic auth: lines user:HASH, a crypt(3)\n"
+	   "                      hash (htpasswd -B); others must not read FILE\n"),
 	N_("  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
 	   "                      high-contrast, or a theme file\n"),
 	N_("  --demo              watch a temporary plog tree with a realistic,\n"
@@ -178,6 +186,10 @@ static const struct option long_options[] = {
 	{ "job", required_argument, NULL, OPT_JOB },
 	{ "npu-smi", required_argument, NULL, OPT_NPU_SMI },
 	{ "from-prometheus", required_argument, NULL, OPT_FROM_PROMETHEUS },
+	{ "listen", required_argument, NULL, OPT_LISTEN },
+	{ "listen-cert", required_argument, NULL, OPT_LISTEN_CERT },
+	{ "listen-key", required_argument, NULL, OPT_LISTEN_KEY },
+	{ "listen-auth", required_argument, NULL, OPT_LISTEN_AUTH },
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -368,7 +380,7 @@ static const char **word_option(struct options *o, int c, const char **what)
 		*what = N_("--from-prometheus needs a URL:");
 		return &o->from_prometheus;
 	default:
-		return NULL;
+		return listen_word_option(o, c, what);
 	}
 }
 
@@ -538,6 +550,8 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "PATH");
 	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
 		return usage_error("--hello is for", "--follow --format=ndjson");
+	if (listen_options_check(o))
+		return 2;
 	o->want_colour = terminal_dashboard_colour(o->color);
 	for (int i = optind; i < argc; i++) {
 		if (!*argv[i])

@@ -44,6 +44,8 @@ struct options {
 	const char *job;		/* --job: local processes' job label */
 	const char *npu_smi;		/* --npu-smi: NULL: npu-smi on PATH */
 	const char *from_prometheus;	/* --from-prometheus: its URL */
+	/* --listen=[ADDR]:PORT: serve /metrics; TLS and basic auth. */
+	const char *listen, *listen_cert, *listen_key, *listen_auth;
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was
