@@ -569,11 +569,11 @@ int options_parse(struct options *o, int argc, char **argv)
 		return usage_error("--demo makes its own tree; drop the",
 				   "hosts");
 	if (o->from_prometheus && (o->npaths || o->nhostpaths || o->follow ||
-				   o->demo))
+				   o->demo || o->listen))
 		return usage_error("--from-prometheus reads a cluster, no file "
 				   "nor host; drop the", o->npaths ? "PATH"
 				   : o->nhostpaths ? "hosts" : o->follow
-				   ? "--follow" : "--demo");
+				   ? "--follow" : o->demo ? "--demo" : "--listen");
 	/* Hosts alone: nothing local is read. */
 	if (!o->npaths && !o->nhostpaths && !o->from_prometheus)
 		default_root(o);
