@@ -5,9 +5,11 @@ Writes OpenMetrics text (ending "# EOF") on stdout, or to --out, for
 `promtool tsdb create-blocks-from openmetrics`: NODES nodes, each running
 plogtop (--listen, job "plogtop", port 9466) and MindCluster's npu-exporter
 (job "npu-exporter", port 8082), sampled every STEP seconds for MINUTES
-minutes up to END.  Every series has the labels a scrape gives it
-(instance, job) and the `node` label relabelling gives it (the node's
-name, as __meta_kubernetes_pod_node_name does; contrib/prometheus.yml).
+minutes up to END.  Node k (from 1) is "node-%04d" % k at 10.0.k/256.k%256
+(instances 10.0.0.1:9466 and 10.0.0.1:8082 for node-0001).  Every series
+has the labels a scrape gives it (instance, job) and the `node` label
+relabelling gives it (the node's name, as __meta_kubernetes_pod_node_name
+does; contrib/prometheus.yml).
 
 plogtop's series, as the contract of issue 17 names them:
   plogtop_incidents_total{code,resource,cause,process,device,id}
@@ -138,6 +140,12 @@ class Node:
             self.fails.append((k, cls, b, rng.randrange(1, 20), incs))
 
 
+    def npu_pod(self, x):
+        """The pod given NPU x: all of them, or the upper half when the
+        container sees only those (the lower ones are free)."""
+        return self.pod if x >= self.shift else ""
+
+
 def counter_at(fail, t):
     """The process's count at t, None before its birth."""
     _, _, b, v0, incs = fail
@@ -239,9 +247,8 @@ def simulate(a, out):
                    "node": node.name, "id": x, "model_name": node.model,
                    "pcie_bus_info": "0000:%02X:00.0" % (0xC1 + x * 8 % 62),
                    "vdie_id": "%08x" % ((j * 131 + x * 7919) & 0xffffffff),
-                   "pod_name": node.pod if x >= node.shift or not node.shift
-                   else "", "container_name": "worker", "namespace":
-                   "training"}
+                   "pod_name": node.npu_pod(x), "container_name": "worker",
+                   "namespace": "training"}
             if not lab["pod_name"]:
                 lab["container_name"] = lab["namespace"] = ""
             lab = {k: v for k, v in lab.items() if v != ""}
@@ -316,6 +323,8 @@ def truth(a, nodes):
             "totals": tot, "window": win, "born": born, "series": rows,
             "failing": failing, "held": node.held if visible else {},
             "unhealthy": sorted(node.unhealthy),
+            "pods": {str(x): node.npu_pod(x) for x in range(node.npus)
+                     if node.npu_pod(x)},
         }
     return res
 
@@ -354,7 +363,6 @@ def main():
                 "down-minutes past the 5-minute lookback")
     if a.end is None:
         a.end = int(time.time())
-    a.end -= a.end % a.step
     a.start = a.end - a.minutes * 60
     out = open(a.out, "w") if a.out else sys.stdout
     with out:

@@ -18,6 +18,11 @@
 #   prom_backfill OM_FILE TSDB_DIR
 #                         promtool tsdb create-blocks-from openmetrics
 #                         (its output in $tmp/backfill.log)
+#   prom_sim DIR ARGS...  a simulated cluster (tests/cluster-sim.py ARGS,
+#                         ending now: $prom_end) backfilled into DIR, its
+#                         truth in $tmp/truth.json; then prom_start on it,
+#                         with the config $prom_sim_config if set, else
+#                         one with no target
 for _t in prometheus promtool "${PYTHON3:-python3}"; do
 	command -v "$_t" >/dev/null 2>&1 || skip_all "$_t is not installed"
 done
@@ -71,7 +76,6 @@ prom_start() {
 	prom_port=$(prom_free_ports 1)
 	prom_url="http://127.0.0.1:$prom_port"
 	prometheus --config.file="$1" --storage.tsdb.path="$2" \
-		--storage.tsdb.retention.time=30d \
 		--web.listen-address="127.0.0.1:$prom_port" \
 		>"$tmp/prometheus.log" 2>&1 &
 	live_pids="$live_pids $!"
@@ -84,4 +88,24 @@ prom_start() {
 		fi
 		sleep 0.2
 	done
+}
+
+prom_end=
+prom_sim_config=
+prom_sim() {
+	_dir=$1
+	shift
+	prom_end=$(now_s)
+	"$prom_py" "$srcdir/tests/cluster-sim.py" --end "$prom_end" \
+		--out "$tmp/sim.om" --truth "$tmp/truth.json" "$@" || return 1
+	prom_end=$("$JQ" .end "$tmp/truth.json")
+	mkdir -p "$_dir"
+	prom_backfill "$tmp/sim.om" "$_dir" || {
+		tail -5 "$tmp/backfill.log" | sed 's/^/#   /'
+		return 1
+	}
+	rm -f "$tmp/sim.om"
+	printf 'global:\n  scrape_interval: 15s\nscrape_configs: []\n' \
+		>"$tmp/prom_sim.yml"
+	prom_start "${prom_sim_config:-$tmp/prom_sim.yml}" "$_dir"
 }
