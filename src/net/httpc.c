@@ -1,8 +1,9 @@
 /* GETs on libcurl's easy interface (httpc.h says why blocking, in a
- * worker). */
+ * worker, and why loaded at run time). */
 #include "config.h"
 
 #include <curl/curl.h>
+#include <dlfcn.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -10,9 +11,56 @@
 #include "i18n.h"
 #include "xalloc.h"
 
+#define CURL_SONAME "libcurl.so.4"
+
+/* The functions of libcurl plogtop calls, found in the loaded library
+ * (each client its own table: no state shared between threads). */
+struct curl_api {
+	CURLcode (*global_init)(long flags);
+	CURL *(*easy_init)(void);
+	void (*easy_cleanup)(CURL *e);
+	CURLcode (*easy_setopt)(CURL *e, CURLoption o, ...);
+	CURLcode (*easy_perform)(CURL *e);
+	CURLcode (*easy_getinfo)(CURL *e, CURLINFO i, ...);
+	const char *(*easy_strerror)(CURLcode rc);
+};
+
 struct httpc {
+	struct curl_api api;
 	CURL *easy;
 };
+
+/* The library stays loaded until exit (libcurl cannot be unloaded
+ * safely): the handle is not kept. */
+static int load_api(struct curl_api *a, struct strbuf *err)
+{
+	void *lib = dlopen(CURL_SONAME, RTLD_NOW | RTLD_LOCAL);
+
+	if (!lib) {
+		const char *why = dlerror();
+		sb_addf(err, _("libcurl cannot be loaded (%s): %s"), CURL_SONAME,
+			why ? why : "?");
+		return -1;
+	}
+	/* POSIX's way from a void * to a function pointer. */
+	*(void **)&a->global_init = dlsym(lib, "curl_global_init");
+	*(void **)&a->easy_init = dlsym(lib, "curl_easy_init");
+	*(void **)&a->easy_cleanup = dlsym(lib, "curl_easy_cleanup");
+	*(void **)&a->easy_setopt = dlsym(lib, "curl_easy_setopt");
+	*(void **)&a->easy_perform = dlsym(lib, "curl_easy_perform");
+	*(void **)&a->easy_getinfo = dlsym(lib, "curl_easy_getinfo");
+	*(void **)&a->easy_strerror = dlsym(lib, "curl_easy_strerror");
+	if (!a->global_init || !a->easy_init || !a->easy_cleanup ||
+	    !a->easy_setopt || !a->easy_perform || !a->easy_getinfo ||
+	    !a->easy_strerror) {
+		/* dlsym said which is missing. */
+		const char *why = dlerror();
+		sb_addf(err, _("libcurl cannot be loaded (%s): %s"), CURL_SONAME,
+			why ? why : "?");
+		return -1;
+	}
+	return 0;
+}
 
 struct sink {
 	struct strbuf *body;
@@ -22,10 +70,13 @@ struct sink {
 
 int httpc_global_init(struct strbuf *err)
 {
-	CURLcode rc = curl_global_init(CURL_GLOBAL_DEFAULT);
+	struct curl_api a;
 
+	if (load_api(&a, err) < 0)
+		return -1;
+	CURLcode rc = a.global_init(CURL_GLOBAL_DEFAULT);
 	if (rc != CURLE_OK) {
-		sb_addf(err, "libcurl: %s", curl_easy_strerror(rc));
+		sb_addf(err, "libcurl: %s", a.easy_strerror(rc));
 		return -1;
 	}
 	return 0;
@@ -34,8 +85,13 @@ int httpc_global_init(struct strbuf *err)
 struct httpc *httpc_new(void)
 {
 	struct httpc *c = xcalloc(1, sizeof *c);
+	struct strbuf err = STRBUF_INIT;
 
-	c->easy = curl_easy_init();
+	/* Loaded already by httpc_global_init: found again, not loaded. */
+	if (load_api(&c->api, &err) < 0)
+		abort();
+	sb_free(&err);
+	c->easy = c->api.easy_init();
 	if (!c->easy)
 		abort();	/* out of memory, as xalloc */
 	return c;
@@ -45,7 +101,7 @@ void httpc_free(struct httpc *c)
 {
 	if (!c)
 		return;
-	curl_easy_cleanup(c->easy);
+	c->api.easy_cleanup(c->easy);
 	free(c);
 }
 
@@ -72,34 +128,38 @@ static int on_progress(void *ctx, curl_off_t a, curl_off_t b, curl_off_t c,
 	return cancel && *cancel;
 }
 
-static void set_options(CURL *e, const char *url, const struct httpc_opts *o,
-			struct sink *s, char *errbuf)
+static void set_options(const struct httpc *c, const char *url,
+			const struct httpc_opts *o, struct sink *s,
+			char *errbuf)
 {
+	CURLcode (*set)(CURL *, CURLoption, ...) = c->api.easy_setopt;
+	CURL *e = c->easy;
+
 	unsigned cms = o && o->connect_ms ? o->connect_ms : HTTPC_CONNECT_MS;
 	unsigned tms = o && o->timeout_ms ? o->timeout_ms : HTTPC_TIMEOUT_MS;
 
-	curl_easy_setopt(e, CURLOPT_URL, url);
-	curl_easy_setopt(e, CURLOPT_HTTPGET, 1L);
-	curl_easy_setopt(e, CURLOPT_NOSIGNAL, 1L);	/* threads, no SIGALRM */
-	curl_easy_setopt(e, CURLOPT_CONNECTTIMEOUT_MS, (long)cms);
-	curl_easy_setopt(e, CURLOPT_TIMEOUT_MS, (long)tms);
-	curl_easy_setopt(e, CURLOPT_WRITEFUNCTION, on_data);
-	curl_easy_setopt(e, CURLOPT_WRITEDATA, s);
-	curl_easy_setopt(e, CURLOPT_ERRORBUFFER, errbuf);
-	curl_easy_setopt(e, CURLOPT_ACCEPT_ENCODING, "");	/* gzip */
-	curl_easy_setopt(e, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
+	set(e, CURLOPT_URL, url);
+	set(e, CURLOPT_HTTPGET, 1L);
+	set(e, CURLOPT_NOSIGNAL, 1L);	/* threads, no SIGALRM */
+	set(e, CURLOPT_CONNECTTIMEOUT_MS, (long)cms);
+	set(e, CURLOPT_TIMEOUT_MS, (long)tms);
+	set(e, CURLOPT_WRITEFUNCTION, on_data);
+	set(e, CURLOPT_WRITEDATA, s);
+	set(e, CURLOPT_ERRORBUFFER, errbuf);
+	set(e, CURLOPT_ACCEPT_ENCODING, "");	/* gzip */
+	set(e, CURLOPT_USERAGENT, PACKAGE_NAME "/" PACKAGE_VERSION);
 	/* Only HTTP(S): a URL may not make plogtop read a file or a
 	 * socket of another protocol.  No redirects followed. */
 #if LIBCURL_VERSION_NUM >= 0x075500
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS_STR, "http,https");
+	set(e, CURLOPT_PROTOCOLS_STR, "http,https");
 #else
-	curl_easy_setopt(e, CURLOPT_PROTOCOLS,
+	set(e, CURLOPT_PROTOCOLS,
 			 (long)(CURLPROTO_HTTP | CURLPROTO_HTTPS));
 #endif
-	curl_easy_setopt(e, CURLOPT_FOLLOWLOCATION, 0L);
-	curl_easy_setopt(e, CURLOPT_NOPROGRESS, o && o->cancel ? 0L : 1L);
-	curl_easy_setopt(e, CURLOPT_XFERINFOFUNCTION, on_progress);
-	curl_easy_setopt(e, CURLOPT_XFERINFODATA, o ? (void *)o->cancel : NULL);
+	set(e, CURLOPT_FOLLOWLOCATION, 0L);
+	set(e, CURLOPT_NOPROGRESS, o && o->cancel ? 0L : 1L);
+	set(e, CURLOPT_XFERINFOFUNCTION, on_progress);
+	set(e, CURLOPT_XFERINFODATA, o ? (void *)o->cancel : NULL);
 }
 
 int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
@@ -110,19 +170,19 @@ int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 				: HTTPC_MAX_BODY, 0 };
 
 	sb_reset(body);
-	set_options(c->easy, url, o, &s, errbuf);
-	CURLcode rc = curl_easy_perform(c->easy);
+	set_options(c, url, o, &s, errbuf);
+	CURLcode rc = c->api.easy_perform(c->easy);
 	if (s.over) {
 		sb_addf(err, _("%s: the answer is over %zu bytes"), url, s.max);
 		return -1;
 	}
 	if (rc != CURLE_OK) {
 		sb_addf(err, "%s: %s", url,
-			errbuf[0] ? errbuf : curl_easy_strerror(rc));
+			errbuf[0] ? errbuf : c->api.easy_strerror(rc));
 		return -1;
 	}
 	long status = 0;
-	curl_easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
+	c->api.easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 100 || status > 599) {
 		sb_addf(err, _("%s: no HTTP status"), url);
 		return -1;

@@ -5,7 +5,13 @@
  * worker thread (src/cluster/cluster_worker.c), so that neither the wait
  * nor the parse of a large answer ever stands in the drawing path, and
  * --once calls it directly.  One client is one thread's: its connection
- * is kept between calls (keep-alive). */
+ * is kept between calls (keep-alive).
+ *
+ * libcurl is loaded (dlopen, its soname libcurl.so.4) by the first
+ * httpc_global_init, not at start: linked, it brings some thirty
+ * libraries (TLS, Kerberos, LDAP...) into every plogtop, 6 MiB of RSS
+ * for the modes that never fetch anything (tests/live-memory.test's
+ * budget).  Its headers give the types; a missing library is said. */
 #ifndef PLOGTOP_HTTPC_H
 #define PLOGTOP_HTTPC_H
 
@@ -26,8 +32,10 @@ struct httpc_opts {
 
 struct httpc;
 
-/* Once per process, before any thread starts (curl_global_init). */
+/* Once per process, before any thread starts: loads libcurl and runs
+ * curl_global_init.  -1 with why in err (libcurl not installed). */
 int httpc_global_init(struct strbuf *err);
+/* A client (after httpc_global_init succeeded: never NULL then). */
 struct httpc *httpc_new(void);
 void httpc_free(struct httpc *c);
 
