@@ -26,8 +26,13 @@ def inc(node, proc, dev, res, cause, v):
 
 
 def answer(q):
+    # The windows (queries with an offset): only fake-1's streams grew, by
+    # 1; the rest of the counters is older than an hour.
+    if "plogtop_incidents_total" in q and "offset" in q:
+        return vec([inc("fake-1", "train", "0", "stream", "streams_created", 1)])
     if "plogtop_incidents_total" in q:
         return vec([inc("fake-1", "train", "0", "stream", "streams_created", 5),
+                    inc("fake-1", "train", "0", "event", "events_created", 3),
                     inc("fake-2", "infer", "3", "event", "events_created", 2)])
     if "plogtop_process_info" in q:
         return vec([({"node": "fake-1", "process": "train", "device": "0",

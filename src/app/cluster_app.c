@@ -45,6 +45,7 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	struct strbuf err = STRBUF_INIT;
 	struct cluster_data d;
 	struct model m;
+	struct report_sections sections = { NULL, NULL, 0 };
 	int status = EXIT_TROUBLE;
 
 	if (httpc_global_init(&err) < 0) {
@@ -56,6 +57,10 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	cluster_data_init(&d);
 	d.at = getenv("PLOGTOP_PROM_TIME");
 	model_init(&m);
+	/* The text report's sections (each class, its example and fix in
+	 * their general form) watch the model as it is made. */
+	if (o->format != FORMAT_JSON)
+		report_sections_init(&sections, &m);
 	/* --since=DURATION: what the counters grew in it. */
 	long long w = o->since_arg
 		? (logtime_now() - o->since + 500000) / 1000000 : 0;
@@ -68,8 +73,10 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	cluster_to_model(&d, &m, HOST_DONE);
 	m.stats.seconds = d.seconds;
 	model_sort(&m);
+	report_sections_sort(&sections);
 	struct report_opts ro;
 	report_opts_of(o, cat, &m, &ro);
+	ro.sections = &sections;
 	int rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
 					  : report_text(&m, &ro, stdout);
 	if (rc == 0 && fflush(stdout) != 0)
@@ -84,6 +91,7 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 out:
 	httpc_free(c);
 	cluster_data_free(&d);
+	report_sections_free(&sections);
 	model_free(&m);
 	sb_free(&err);
 	return status;

@@ -85,6 +85,9 @@ static void add_one(struct model *m, const struct csample *s,
 	struct incident *inc = xcalloc(1, sizeof *inc);
 
 	inc->host = s->host;
+	/* No file: "-", as the views name input with none (o opens
+	 * nothing, the orders compare it). */
+	inc->file = "-";
 	inc->name = xstrdup(s->process ? s->process : "");
 	inc->code = code_from_name(s->code ? s->code : "");
 	inc->resource = resource_from_name(s->resource ? s->resource : "");

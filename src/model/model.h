@@ -308,7 +308,8 @@ int model_add_counted(struct model *m, struct incident *inc, size_t n);
 /* Forgets every process, count, identity and incident, but keeps the
  * hosts (with their counts zeroed and their states) and the settings:
  * a cluster's model is made again at each refresh, and views hold its
- * hosts.  Bumps the generation and fold_gen. */
+ * hosts.  Bumps the generation and fold_gen.  The views stay watching;
+ * one that keeps incidents (model_keep) must have let them go. */
 void model_reset_counts(struct model *m);
 
 /* Views: told, in the order they were added, of each incident counted

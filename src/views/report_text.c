@@ -344,11 +344,14 @@ static void section(struct strbuf *sb, const struct section *s,
 	sb_addc(sb, '\n');
 	section_fields(sb, ex, width);
 	sb_reset(&t);
-	sb_addf(&t, ngettext("%u line from ", "%u lines from ", ex->nlines),
-		ex->nlines);
-	sanitize(&t, ex->file, strlen(ex->file));
-	sb_addf(&t, ":%lu", ex->line);
-	wrap(sb, t.buf, 2, 4, width);
+	/* A cluster's counted class has no lines (model_add_counted). */
+	if (ex->nlines) {
+		sb_addf(&t, ngettext("%u line from ", "%u lines from ",
+				     ex->nlines), ex->nlines);
+		sanitize(&t, ex->file, strlen(ex->file));
+		sb_addf(&t, ":%lu", ex->line);
+		wrap(sb, t.buf, 2, 4, width);
+	}
 	for (size_t i = 0; i < ex->nraw; i++) {
 		const char *r = ex->raw[i].text;
 		if (i > 0 && ex->raw[i].file != ex->raw[i - 1].file) {
