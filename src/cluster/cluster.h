@@ -85,8 +85,6 @@ int cluster_worker_fd(const struct cluster_worker *w);
 /* The latest result (free it with cluster_data_free and free()), or
  * NULL; drains the pipe. */
 struct cluster_data *cluster_worker_take(struct cluster_worker *w);
-/* Refresh now (a key asked). */
-void cluster_worker_kick(struct cluster_worker *w);
 /* Stops a transfer under way and joins the thread. */
 void cluster_worker_stop(struct cluster_worker *w);
 

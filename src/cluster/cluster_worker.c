@@ -22,11 +22,10 @@ struct cluster_worker {
 	pthread_cond_t wake;
 	int fds[2];		/* the hand-off's pipe */
 	_Atomic int stop;
-	int kicked;		/* under lock */
 	struct cluster_data *ready;	/* under lock */
 };
 
-/* Waits the interval, or less when kicked or stopped. */
+/* Waits the interval, or less when stopped. */
 static void pause_interval(struct cluster_worker *w)
 {
 	struct timespec until;
@@ -39,10 +38,9 @@ static void pause_interval(struct cluster_worker *w)
 		until.tv_nsec -= 1000000000L;
 	}
 	pthread_mutex_lock(&w->lock);
-	while (!w->stop && !w->kicked &&
+	while (!w->stop &&
 	       pthread_cond_timedwait(&w->wake, &w->lock, &until) == 0)
 		;
-	w->kicked = 0;
 	pthread_mutex_unlock(&w->lock);
 }
 
@@ -117,14 +115,6 @@ struct cluster_data *cluster_worker_take(struct cluster_worker *w)
 	w->ready = NULL;
 	pthread_mutex_unlock(&w->lock);
 	return d;
-}
-
-void cluster_worker_kick(struct cluster_worker *w)
-{
-	pthread_mutex_lock(&w->lock);
-	w->kicked = 1;
-	pthread_cond_signal(&w->wake);
-	pthread_mutex_unlock(&w->lock);
 }
 
 void cluster_worker_stop(struct cluster_worker *w)
