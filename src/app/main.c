@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "catalog.h"
+#include "cluster_app.h"
 #include "datadir.h"
 #include "fleet.h"
 #include "i18n.h"
@@ -147,6 +148,9 @@ static int run(const struct options *o, struct ruleset *rs,
 {
 	size_t n;
 
+	if (o->from_prometheus)
+		return wants_dashboard(o) ? run_cluster_dashboard(o, cat)
+					  : run_cluster_once(o, cat);
 	switch (choose_mode(o)) {
 	case MODE_CHECK_RULES:
 		n = ruleset_count(rs);

@@ -91,6 +91,10 @@ static const char *const usage_text[] = {
 	N_("  --npu-smi=COMMAND   run COMMAND info for the NPUs' live processes and\n"
 	   "                      chip models (default npu-smi on PATH, every 10 s,\n"
 	   "                      5 s at most; split at spaces; none: never)\n"),
+	N_("  --from-prometheus=URL  the dashboard (with --once, the report) of a\n"
+	   "                      cluster from a Prometheus server's API: a host per\n"
+	   "                      node, refreshed every --interval (at least 2 s);\n"
+	   "                      no local file is read\n"),
 	N_("  --listen=[ADDR]:PORT  --follow and the dashboard: serve the prom file's\n"
 	   "                      metrics at /metrics for Prometheus to scrape\n"
 	   "                      (:9466 every interface, 127.0.0.1:9466 loopback)\n"
@@ -145,7 +149,8 @@ enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
        OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
        OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
        OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO,
-       OPT_STATE, OPT_RESUME, OPT_JOB, OPT_NPU_SMI };
+       OPT_STATE, OPT_RESUME, OPT_JOB, OPT_NPU_SMI,
+       OPT_FROM_PROMETHEUS = 400 };
 
 static const char version_text[] = N_(
 "Copyright the plogtop authors.\n"
@@ -180,6 +185,7 @@ static const struct option long_options[] = {
 	{ "resume", required_argument, NULL, OPT_RESUME },
 	{ "job", required_argument, NULL, OPT_JOB },
 	{ "npu-smi", required_argument, NULL, OPT_NPU_SMI },
+	{ "from-prometheus", required_argument, NULL, OPT_FROM_PROMETHEUS },
 	{ "listen", required_argument, NULL, OPT_LISTEN },
 	{ "listen-cert", required_argument, NULL, OPT_LISTEN_CERT },
 	{ "listen-key", required_argument, NULL, OPT_LISTEN_KEY },
@@ -370,6 +376,9 @@ static const char **word_option(struct options *o, int c, const char **what)
 	case OPT_NPU_SMI:
 		*what = N_("--npu-smi needs a command (or none):");
 		return &o->npu_smi;
+	case OPT_FROM_PROMETHEUS:
+		*what = N_("--from-prometheus needs a URL:");
+		return &o->from_prometheus;
 	default:
 		return listen_word_option(o, c, what);
 	}
@@ -559,8 +568,14 @@ int options_parse(struct options *o, int argc, char **argv)
 	if (o->demo && o->nhostpaths)
 		return usage_error("--demo makes its own tree; drop the",
 				   "hosts");
+	if (o->from_prometheus && (o->npaths || o->nhostpaths || o->follow ||
+				   o->demo || o->listen))
+		return usage_error("--from-prometheus reads a cluster, no file "
+				   "nor host; drop the", o->npaths ? "PATH"
+				   : o->nhostpaths ? "hosts" : o->follow
+				   ? "--follow" : o->demo ? "--demo" : "--listen");
 	/* Hosts alone: nothing local is read. */
-	if (!o->npaths && !o->nhostpaths)
+	if (!o->npaths && !o->nhostpaths && !o->from_prometheus)
 		default_root(o);
 	return 0;
 }

@@ -43,6 +43,7 @@ struct options {
 	const char *resume_file;	/* --resume: a cursor, "-": stdin */
 	const char *job;		/* --job: local processes' job label */
 	const char *npu_smi;		/* --npu-smi: NULL: npu-smi on PATH */
+	const char *from_prometheus;	/* --from-prometheus: its URL */
 	/* --listen=[ADDR]:PORT: serve /metrics; TLS and basic auth. */
 	const char *listen, *listen_cert, *listen_key, *listen_auth;
 };

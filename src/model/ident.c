@@ -105,6 +105,7 @@ struct ikey {
 	const struct model_host *host;
 	long pid;
 	const char *name;
+	long dev;	/* a cluster's pid-less process: its device */
 };
 
 static int ident_eq(const struct hnode *n, const void *key)
@@ -113,17 +114,27 @@ static int ident_eq(const struct hnode *n, const void *key)
 	const struct ikey *k = key;
 
 	return id->host == k->host && id->pid == k->pid &&
-	       strcmp(id->name, k->name) == 0;
+	       id->key_dev == k->dev && strcmp(id->name, k->name) == 0;
 }
 
 struct ident *ident_find(const struct model *m,
 			 const struct model_host *host, long pid,
 			 const char *name)
 {
-	struct ikey k = { host, pid, name ? name : "" };
+	struct ikey k = { host, pid, name ? name : "", IDENT_UNKNOWN };
 
 	return (struct ident *)htab_find(&m->idents.index,
 					 key_hash(host, pid), ident_eq, &k);
+}
+
+struct ident *ident_find_dev(const struct model *m,
+			     const struct model_host *host, const char *name,
+			     long dev)
+{
+	struct ikey k = { host, 0, name ? name : "", dev };
+
+	return (struct ident *)htab_find(&m->idents.index,
+					 key_hash(host, 0), ident_eq, &k);
 }
 
 static logtime_t distance(logtime_t a, logtime_t b)
@@ -259,27 +270,31 @@ static void init_ident(struct ident *id)
 	id->rank = id->local_rank = id->world_size = IDENT_UNKNOWN;
 	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
 	id->first = id->last = LOGTIME_UNKNOWN;
+	id->key_dev = IDENT_UNKNOWN;
 	for (int r = 0; r < LEDGER_COUNT; r++)
 		id->ledger[r].warm_span = -1;
 }
 
-struct ident *ident_get(struct model *m, struct model_host *host, long pid,
-			const char *name, logtime_t t)
+static struct ident *ident_make(struct model *m, struct model_host *host,
+				long pid, const char *name, long dev,
+				logtime_t t)
 {
 	struct idents *ids = &m->idents;
-	struct ident *id = ident_find(m, host, pid, name);
+	struct ident *id = dev >= 0 ? ident_find_dev(m, host, name, dev)
+				    : ident_find(m, host, pid, name);
 
 	if (!id) {
 		make_room(ids);
 		id = xcalloc(1, sizeof *id);
 		init_ident(id);
+		id->key_dev = dev;
 		id->host = host;
 		id->pid = pid;
 		id->name = xstrdup(name ? name : "");
 		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
-		id->proc = ident_row(m, host, pid, id->name);
+		id->proc = dev >= 0 ? NULL : ident_row(m, host, pid, id->name);
 		if (ids->n == ids->cap) {
 			ids->cap = ids->cap ? 2 * ids->cap : 64;
 			ids->v = xrealloc(ids->v, ids->cap * sizeof *ids->v);
@@ -288,6 +303,18 @@ struct ident *ident_get(struct model *m, struct model_host *host, long pid,
 	}
 	ident_saw(id, t);
 	return id;
+}
+
+struct ident *ident_get(struct model *m, struct model_host *host, long pid,
+			const char *name, logtime_t t)
+{
+	return ident_make(m, host, pid, name, IDENT_UNKNOWN, t);
+}
+
+struct ident *ident_get_dev(struct model *m, struct model_host *host,
+			    const char *name, long dev, logtime_t t)
+{
+	return ident_make(m, host, 0, name, dev, t);
 }
 
 void ident_saw(struct ident *id, logtime_t t)
@@ -382,6 +409,8 @@ void model_set_job(struct model *m, const char *job)
 const struct ident *model_ident(const struct model *m,
 				const struct process *p)
 {
+	if (p->key_dev >= 0)
+		return ident_find_dev(m, p->host, p->name, p->key_dev);
 	return ident_find(m, p->host, p->pid, p->name);
 }
 

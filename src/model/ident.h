@@ -171,6 +171,7 @@ struct ident {
 	struct model_host *host;	/* NULL: local */
 	long pid;
 	char *name;
+	long key_dev;	/* a cluster's pid-less process: its device, else -1 */
 	size_t seq;			/* in the order first seen */
 	/* The device it set last (logged, logical), every one it used. */
 	long device;

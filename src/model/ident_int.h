@@ -13,6 +13,13 @@
  * bounded: ident.h). */
 struct ident *ident_get(struct model *m, struct model_host *host, long pid,
 			const char *name, logtime_t t);
+/* A cluster's pid-less process of one device (model_add_counted): its
+ * identity, keyed by (host, name, device), made when new / or NULL. */
+struct ident *ident_get_dev(struct model *m, struct model_host *host,
+			    const char *name, long dev, logtime_t t);
+struct ident *ident_find_dev(const struct model *m,
+			     const struct model_host *host, const char *name,
+			     long dev);
 /* The identity of (host, pid, name), or NULL. */
 struct ident *ident_find(const struct model *m,
 			 const struct model_host *host, long pid,

@@ -296,18 +296,37 @@ static void give_ident(const struct ident *id, struct incident *inc)
 	}
 }
 
-static void count_on_device(struct ident *id, const struct incident *inc)
+static void count_on_device(struct ident *id, const struct incident *inc,
+			    size_t w)
 {
 	if (inc->device_from == FROM_NONE || inc->device < 0)
 		return;
 	size_t i = dev_slot(id, inc->device);	/* may allocate id->dev */
 	struct ident_dev *d = &id->dev[i];
-	d->n++;
+	d->n += w;
 	if (inc->resource < RES_COUNT)
-		d->by_resource[inc->resource]++;
+		d->by_resource[inc->resource] += w;
 	if (inc->last != LOGTIME_UNKNOWN &&
 	    (d->last == LOGTIME_UNKNOWN || inc->last > d->last))
 		d->last = inc->last;
+}
+
+/* A cluster's class of a process with no pid but a device
+ * (model_add_counted): its own identity per device, so that the device
+ * views have it. */
+static void cluster_ident(struct model *m, struct model_host *host,
+			  struct incident *inc)
+{
+	long dev = parse_id(incident_field(inc, "device_id"));
+
+	if (dev < 0) {
+		give_ident(NULL, inc);
+		return;
+	}
+	struct ident *id = ident_get_dev(m, host, inc->name, dev, inc->first);
+	learn_fields(id, inc);
+	give_ident(id, inc);
+	count_on_device(id, inc, m->weight);
 }
 
 void model_ident_incident(struct model *m, struct incident *inc)
@@ -326,6 +345,10 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	/* No pid: no one process it is of (the screen prints of many
 	 * processes share the row "-"), so it takes nothing from one and
 	 * teaches none: its own lines only. */
+	if (!inc->pid && m->weighted) {
+		cluster_ident(m, host, inc);
+		return;
+	}
 	if (!inc->pid) {
 		give_ident(NULL, inc);
 		return;
@@ -344,7 +367,7 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	ident_find_job(m, id, inc->file);
 	learn_fields(id, inc);
 	give_ident(id, inc);
-	count_on_device(id, inc);
+	count_on_device(id, inc, m->weight);
 	enum ledger_res r = create_api(incident_field(inc, "api"));
 	if (inc->code == CODE_EE1023 && r != LEDGER_COUNT &&
 	    ledger_of_resource(inc->resource) != LEDGER_COUNT)
@@ -353,7 +376,9 @@ void model_ident_incident(struct model *m, struct incident *inc)
 
 void ident_link_proc(struct model *m, struct process *p)
 {
-	struct ident *id = ident_find(m, p->host, p->pid, p->name);
+	struct ident *id = p->key_dev >= 0
+		? ident_find_dev(m, p->host, p->name, p->key_dev)
+		: ident_find(m, p->host, p->pid, p->name);
 
 	if (id)
 		id->proc = p;

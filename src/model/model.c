@@ -15,6 +15,7 @@ void model_init(struct model *m)
 	m->clock_ms = monotonic_ms;
 	m->max_procs = MODEL_MAX_PROCS;
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
+	m->weight = 1;
 	idents_init(&m->idents);
 	/* To the millisecond: the prom file's %.3f gives it back exactly,
 	 * and the rules compare it for equality. */
@@ -103,17 +104,17 @@ static int same_class(const struct class_key *a, const struct incident *inc)
 /* Counts inc in a short list of classes; returns whether the class is
  * new there. */
 static int count_class(struct class_count **v, size_t *n,
-		       const struct incident *inc, size_t seq)
+		       const struct incident *inc, size_t seq, size_t w)
 {
 	for (size_t i = 0; i < *n; i++) {
 		if (same_class(&(*v)[i].k, inc)) {
-			(*v)[i].n++;
+			(*v)[i].n += w;
 			return 0;
 		}
 	}
 	*v = xrealloc(*v, (*n + 1) * sizeof **v);
 	(*v)[(*n)++] = (struct class_count){
-		{ inc->code, inc->resource, inc->cause }, 1, seq
+		{ inc->code, inc->resource, inc->cause }, w, seq
 	};
 	return 1;
 }
@@ -124,6 +125,7 @@ struct pkey {
 	const struct model_host *host;
 	long pid;
 	const char *name;
+	long key_dev;
 };
 
 static int proc_eq(const struct hnode *n, const void *key)
@@ -132,13 +134,13 @@ static int proc_eq(const struct hnode *n, const void *key)
 	const struct pkey *k = key;
 
 	return p->host == k->host && p->pid == k->pid &&
-	       strcmp(p->name, k->name) == 0;
+	       p->key_dev == k->key_dev && strcmp(p->name, k->name) == 0;
 }
 
 static struct process *find_process(struct model *m, struct model_host *host,
-				    long pid, const char *name)
+				    long pid, const char *name, long key_dev)
 {
-	struct pkey key = { host, pid, name };
+	struct pkey key = { host, pid, name, key_dev };
 	size_t seed = (size_t)pid * 0x9e3779b97f4a7c15ULL +
 		      (host ? host->index + 1 : 0) * 0x85ebca6bU;
 	size_t h = htab_hash_str(name, seed);
@@ -155,6 +157,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	if (host)
 		host->nprocs++;
 	p->pid = pid;
+	p->key_dev = key_dev;
 	p->name = xstrdup(name);
 	p->first = p->last = p->last_at = LOGTIME_UNKNOWN;
 	p->node.hash = h;
@@ -173,8 +176,8 @@ static struct process *find_process(struct model *m, struct model_host *host,
 static void count_in_process(struct model *m, struct process *p,
 			     struct incident *inc, logtime_t last_at)
 {
-	p->total++;
-	p->by_resource[inc->resource]++;
+	p->total += m->weight;
+	p->by_resource[inc->resource] += m->weight;
 	if (inc->first != LOGTIME_UNKNOWN) {
 		if (p->first == LOGTIME_UNKNOWN || inc->first < p->first)
 			p->first = inc->first;
@@ -183,7 +186,7 @@ static void count_in_process(struct model *m, struct process *p,
 		if (p->last_at == LOGTIME_UNKNOWN || last_at > p->last_at)
 			p->last_at = last_at;
 	}
-	if (count_class(&p->classes, &p->nclasses, inc, m->pairs))
+	if (count_class(&p->classes, &p->nclasses, inc, m->pairs, m->weight))
 		m->pairs++;
 }
 
@@ -204,9 +207,9 @@ int model_since_keeps(logtime_t since, const struct incident *inc)
 static void count_incident(struct model *m, struct incident *inc)
 {
 	model_hold_paths(m, inc);
-	m->n++;
+	m->n += m->weight;
 	if (inc->code < sizeof m->by_code / sizeof m->by_code[0])
-		m->by_code[inc->code]++;
+		m->by_code[inc->code] += m->weight;
 	/* Live, a time far ahead of the clock counts as of now, when it
 	 * was read; --once has no "now" to count by (model.h). */
 	logtime_t now = m->live ? logtime_now() : LOGTIME_UNKNOWN;
@@ -220,7 +223,11 @@ static void count_incident(struct model *m, struct incident *inc)
 	/* Who it was, before its process is found: a pid-only block takes
 	 * its process's name here. */
 	model_ident_incident(m, inc);
-	struct process *p = find_process(m, host, inc->pid, inc->name);
+	/* Counted classes with no pid (a cluster's) are a process per
+	 * device: its name alone would make one of a node's 16 ranks. */
+	long key_dev = m->weighted && !inc->pid && inc->device_from != FROM_NONE
+		? inc->device : IDENT_UNKNOWN;
+	struct process *p = find_process(m, host, inc->pid, inc->name, key_dev);
 	ident_link_proc(m, p);
 	inc->proc = p;
 	count_in_process(m, p, inc, last_at);
@@ -282,4 +289,50 @@ size_t model_count(const struct model *m, enum code code)
 {
 	return code < sizeof m->by_code / sizeof m->by_code[0]
 	       ? m->by_code[code] : 0;
+}
+
+int model_add_counted(struct model *m, struct incident *inc, size_t n)
+{
+	if (!n)
+		n = 1;
+	m->weight = n;
+	m->weighted = 1;
+	int rc = model_add(m, inc, READ_BEFORE);
+	m->weight = 1;
+	m->weighted = 0;
+	return rc;
+}
+
+void model_reset_counts(struct model *m)
+{
+	struct model keep = *m;
+
+	/* The hosts and the settings live on; the rest goes. */
+	m->hosts = NULL;
+	m->nhosts = 0;
+	memset(&m->host_index, 0, sizeof m->host_index);
+	model_free(m);
+	model_init(m);
+	m->hosts = keep.hosts;
+	m->nhosts = keep.nhosts;
+	m->host_index = keep.host_index;
+	m->clock_ms = keep.clock_ms;
+	m->live = keep.live;
+	m->keep = keep.keep;
+	m->max_procs = keep.max_procs;
+	m->fold_quiet_ms = keep.fold_quiet_ms;
+	m->since = keep.since;
+	m->idents.job = keep.idents.job;
+	m->counted_since = keep.counted_since;
+	m->generation = keep.generation + 1;
+	m->fold_gen = keep.fold_gen + 1;
+	memcpy(m->views, keep.views, sizeof m->views);
+	m->nviews = keep.nviews;
+	for (size_t i = 0; i < m->nhosts; i++) {
+		struct model_host *h = m->hosts[i];
+		h->n = h->nprocs = 0;
+		memset(h->by_code, 0, sizeof h->by_code);
+		memset(h->by_resource, 0, sizeof h->by_resource);
+		h->last = h->last_at = LOGTIME_UNKNOWN;
+	}
 }

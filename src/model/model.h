@@ -100,6 +100,7 @@ struct process {
 	struct model_host *host;	/* NULL: local input */
 	long pid;
 	char *name;
+	long key_dev;	/* a cluster's pid-less process: its device (else -1) */
 	size_t total;
 	size_t by_resource[RES_COUNT];
 	struct class_count *classes;
@@ -216,6 +217,10 @@ struct model {
 	struct htab host_index;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
+	/* What the incident being counted stands for: 1, or a cluster's
+	 * count of a class (model_add_counted, which sets weighted). */
+	size_t weight;
+	int weighted;
 	/* Counting across restarts (--state, src/views/state.c): what earlier
 	 * runs read, added to stats in the prom file's counters (see
 	 * counted_since above). */
@@ -294,6 +299,18 @@ enum read_when { READ_BEFORE, READ_AS_WRITTEN };
  * no view is told).  Takes ownership of the incident, and lends it back:
  * the caller may read it until the next model_add. */
 int model_add(struct model *m, struct incident *inc, enum read_when when);
+
+/* A cluster's counts (src/cluster/): inc is a class of one process with
+ * no lines of its own (no file, no raw lines), counted n times at once
+ * by the one way in (model_add, READ_BEFORE).  A process with pid 0 and
+ * a device is one process per device.  Returns model_add's. */
+int model_add_counted(struct model *m, struct incident *inc, size_t n);
+/* Forgets every process, count, identity and incident, but keeps the
+ * hosts (with their counts zeroed and their states) and the settings:
+ * a cluster's model is made again at each refresh, and views hold its
+ * hosts.  Bumps the generation and fold_gen.  The views stay watching;
+ * one that keeps incidents (model_keep) must have let them go. */
+void model_reset_counts(struct model *m);
 
 /* Views: told, in the order they were added, of each incident counted
  * from now on; at most MODEL_VIEWS.  Unwatched by ctx. */

@@ -82,11 +82,11 @@ struct model_host *model_host_count(struct model *m, struct incident *inc,
 	struct model_host *h = model_host_add(m, inc->host);
 
 	inc->host = h->name;
-	h->n++;
+	h->n += m->weight;
 	if (inc->code < sizeof h->by_code / sizeof h->by_code[0])
-		h->by_code[inc->code]++;
+		h->by_code[inc->code] += m->weight;
 	if (inc->resource < RES_COUNT)
-		h->by_resource[inc->resource]++;
+		h->by_resource[inc->resource] += m->weight;
 	if (inc->last != LOGTIME_UNKNOWN &&
 	    (h->last == LOGTIME_UNKNOWN || inc->last > h->last))
 		h->last = inc->last;

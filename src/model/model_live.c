@@ -77,7 +77,7 @@ const struct incident *model_prev_recent(const struct incident *inc)
 /* ---- per-minute counts ---- */
 
 static void add_minute(struct minute **v, size_t *n, long long min,
-		       enum resource r, long long now_min)
+		       enum resource r, long long now_min, unsigned w)
 {
 	long long oldest = now_min - MODEL_WINDOW_MINUTES - 1;
 	size_t drop = 0;
@@ -94,7 +94,7 @@ static void add_minute(struct minute **v, size_t *n, long long min,
 	while (i > 0 && (*v)[i - 1].min > min)
 		i--;
 	if (i > 0 && (*v)[i - 1].min == min) {
-		(*v)[i - 1].n[r]++;
+		(*v)[i - 1].n[r] += w;
 		return;
 	}
 	if (*n >= MINUTES_MAX) {
@@ -108,7 +108,7 @@ static void add_minute(struct minute **v, size_t *n, long long min,
 	memmove(*v + i + 1, *v + i, (*n - i) * sizeof **v);
 	memset(&(*v)[i], 0, sizeof **v);
 	(*v)[i].min = min;
-	(*v)[i].n[r] = 1;
+	(*v)[i].n[r] = w;
 	(*n)++;
 }
 
@@ -162,9 +162,9 @@ void model_track(struct model *m, struct process *p, struct incident *inc,
 		long long now_min = now / USEC_PER_MIN;
 		long long min = inc->at / USEC_PER_MIN;
 		add_minute(&p->minutes, &p->nminutes, min, inc->resource,
-			   now_min);
+			   now_min, (unsigned)m->weight);
 		add_minute(&m->minutes, &m->nminutes, min, inc->resource,
-			   now_min);
+			   now_min, (unsigned)m->weight);
 	}
 }
 
@@ -233,9 +233,10 @@ int model_alive(struct model *m, struct process *p)
 	unsigned long long now = m->clock_ms();
 
 	/* A remote pid means nothing here: a remote process counts as
-	 * gone, and folds once quiet. */
+	 * gone, and folds once quiet; unless its source said it runs (a
+	 * cluster's plogtop_process_info, src/cluster/). */
 	if (p->host)
-		return 0;
+		return p->alive;
 	if (p->alive_ms && now < p->alive_ms + LIVENESS_MS)
 		return p->alive;
 	liveness_refresh(&m->live_pids, now);

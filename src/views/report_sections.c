@@ -29,7 +29,7 @@ static void count_in_section(void *ctx, const struct incident *inc)
 		memset(s, 0, sizeof *s);
 		s->k = (struct class_key){ inc->code, inc->resource, inc->cause };
 	}
-	s->n++;
+	s->n += rs->m->weight;	/* a cluster's class stands for more */
 	if (!s->example || model_incident_cmp(inc, s->example) < 0) {
 		if (s->example)
 			model_let_go(rs->m, s->example, 1);

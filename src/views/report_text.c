@@ -299,6 +299,21 @@ static void ledger_part(struct strbuf *t, const struct incident *ex,
 	sb_free(&s);
 }
 
+/* "N lines from FILE:LINE", or nothing for a cluster's counted class,
+ * which has no lines (model_add_counted). */
+static void where_from(struct strbuf *sb, struct strbuf *t,
+		       const struct incident *ex, size_t width)
+{
+	if (!ex->nlines)
+		return;
+	sb_reset(t);
+	sb_addf(t, ngettext("%u line from ", "%u lines from ", ex->nlines),
+		ex->nlines);
+	sanitize(t, ex->file, strlen(ex->file));
+	sb_addf(t, ":%lu", ex->line);
+	wrap(sb, t->buf, 2, 4, width);
+}
+
 static void section(struct strbuf *sb, const struct section *s,
 		    const struct report_opts *o, const struct model *m,
 		    const struct ident_map *im)
@@ -343,12 +358,7 @@ static void section(struct strbuf *sb, const struct section *s,
 	}
 	sb_addc(sb, '\n');
 	section_fields(sb, ex, width);
-	sb_reset(&t);
-	sb_addf(&t, ngettext("%u line from ", "%u lines from ", ex->nlines),
-		ex->nlines);
-	sanitize(&t, ex->file, strlen(ex->file));
-	sb_addf(&t, ":%lu", ex->line);
-	wrap(sb, t.buf, 2, 4, width);
+	where_from(sb, &t, ex, width);
 	for (size_t i = 0; i < ex->nraw; i++) {
 		const char *r = ex->raw[i].text;
 		if (i > 0 && ex->raw[i].file != ex->raw[i - 1].file) {
