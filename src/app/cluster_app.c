@@ -37,6 +37,7 @@ static void report_opts_of(const struct options *o, const struct catalog *cat,
 		.version = PACKAGE_VERSION,
 		.color = terminal_report_colour(o->color), .width = 80,
 		.counted_since = m->counted_since,
+		.prometheus = o->from_prometheus,
 	};
 }
 
@@ -115,7 +116,7 @@ struct cdash {
 static void draw(struct cdash *cd)
 {
 	struct dash_status st = { .roots = sb_str(&cd->url),
-				  .how = "prometheus",
+				  .how = "prometheus", .cluster = 1,
 				  .files = cd->m.stats.files };
 
 	dash_draw(cd->dash, &st);

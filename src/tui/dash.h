@@ -16,6 +16,7 @@ struct dash_status {
 	const char *how;	/* "inotify", "polling", "inotify+polling" */
 	const char *since;	/* --since as given, or NULL */
 	int demo;		/* --demo: the header says so, ALIVE "demo" */
+	int cluster;		/* --from-prometheus: no files, no lines */
 	size_t files;
 	int reading_history;
 	size_t hist_files, hist_files_total;

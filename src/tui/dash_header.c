@@ -129,12 +129,13 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	size_t leaks = leak_count(d->m);
 	if (leaks)
 		sb_addf(&f[n++], _(L_LEAKS), leaks);
-	sb_addf(&f[n++], _(L_FILES), st->files);
+	if (!st->cluster)
+		sb_addf(&f[n++], _(L_FILES), st->files);
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)
 		sb_addf(&f[n++], _(L_SKIPPED), d->m->nskipped);
-	if (d->rate_known)
+	if (d->rate_known && !st->cluster)
 		sb_addf(&f[n++], _(L_LINES_S), d->lines_per_s);
 	sb_addf(&f[n], _(L_SORT), _(sort_names[d->sort]));
 	if (d->reverse)

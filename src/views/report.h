@@ -21,6 +21,9 @@ struct report_opts {
 	/* The text report's sections (report_sections.h), sorted; NULL:
 	 * none shown. */
 	const struct report_sections *sections;
+	/* --from-prometheus: the server read instead of files (its hosts
+	 * are a cluster's nodes). */
+	const char *prometheus;
 };
 
 /* The --once text report (report_text.c), whole: under a locale whose

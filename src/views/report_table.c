@@ -75,6 +75,23 @@ static size_t pid_width(const struct model *m)
 	return w;
 }
 
+/* The HOST column: as wide as the widest host's name, from 4 (the
+ * head) to 12. */
+static size_t host_width(const struct model *m)
+{
+	size_t w = 4;
+
+	for (size_t i = 0; i < m->nhosts && w < 12; i++) {
+		struct strbuf clean = STRBUF_INIT;
+		sanitize(&clean, m->hosts[i]->name, strlen(m->hosts[i]->name));
+		size_t n = text_width(sb_str(&clean));
+		if (n > w)
+			w = n > 12 ? 12 : n;
+		sb_free(&clean);
+	}
+	return w;
+}
+
 /* The process table's columns and widths (see the head of this file for
  * the order in which they shorten or drop). */
 struct layout {
@@ -106,7 +123,7 @@ static void layout_of(struct layout *l, const struct model *m,
 {
 	*l = (struct layout){ .pidw = pid_width(m), .namew = 12, .first = 1 };
 	if (model_has_hosts(m))
-		l->hostw = 12;
+		l->hostw = host_width(m);
 	for (size_t c = 0; c < NCOLUMNS; c++)
 		l->res[c] = 1;
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -117,13 +134,12 @@ static void layout_of(struct layout *l, const struct model *m,
 		if (r >= 0)
 			l->rankw = num_width(r, text_width(_("RANK")));
 	}
-	/* The order: FIRST, NAME, HOST, LAST's date, empty resources. */
+	/* The order: FIRST, NAME, LAST's date, empty resources, and HOST
+	 * last (node-0041 cut to node-004 names another node). */
 	if (layout_width(l) > width)
 		l->first = 0;
 	if (layout_width(l) > width)
 		l->namew = 8;
-	if (layout_width(l) > width && l->hostw)
-		l->hostw = 8;
 	if (layout_width(l) > width)
 		l->time_only = 1;
 	for (size_t c = 0; c < NCOLUMNS && layout_width(l) > width; c++) {
@@ -132,6 +148,8 @@ static void layout_of(struct layout *l, const struct model *m,
 			any = m->procs[i]->by_resource[RES_COLUMN(c)] != 0;
 		l->res[c] = any;
 	}
+	if (layout_width(l) > width && l->hostw > 8)
+		l->hostw = 8;
 }
 
 static void table_head(struct strbuf *sb, const struct layout *l,

@@ -90,6 +90,33 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 			total - shown);
 }
 
+/* What was read: files and lines, or a cluster's Prometheus server
+ * (its address without the user and password it may hold). */
+static void read_line(struct strbuf *sb, const struct model *m,
+		      const struct report_opts *o)
+{
+	pad(sb, _("Read:"), 8, 0);
+	if (o->prometheus) {
+		const char *u = o->prometheus, *at = strchr(u, '@');
+		const char *scheme = strstr(u, "://");
+		size_t path = scheme ? strcspn(scheme + 3, "/") : 0;
+		sb_adds(sb, "Prometheus ");
+		if (scheme && at && at < scheme + 3 + path) {
+			sb_add(sb, u, (size_t)(scheme + 3 - u));
+			u = at + 1;
+		}
+		put_fitted(sb, u, 50, 0);
+		sb_addf(sb, _(" in %.2f s\n"), m->stats.seconds);
+		return;
+	}
+	sb_addf(sb, ngettext("%zu file, ", "%zu files, ", m->stats.files),
+		m->stats.files);
+	sb_addf(sb, ngettext("%zu line, ", "%zu lines, ", m->stats.lines),
+		m->stats.lines);
+	sb_addf(sb, _("%.1f MB in %.2f s\n"), (double)m->stats.bytes / 1e6,
+		m->stats.seconds);
+}
+
 static void header(struct strbuf *sb, const struct model *m,
 		   const struct report_opts *o)
 {
@@ -118,13 +145,7 @@ static void header(struct strbuf *sb, const struct model *m,
 			sb_addf(sb, " %s%s%s\n", RED(o), _("(nothing read)"),
 				OFF(o));
 	}
-	pad(sb, _("Read:"), 8, 0);
-	sb_addf(sb, ngettext("%zu file, ", "%zu files, ", m->stats.files),
-		m->stats.files);
-	sb_addf(sb, ngettext("%zu line, ", "%zu lines, ", m->stats.lines),
-		m->stats.lines);
-	sb_addf(sb, _("%.1f MB in %.2f s\n"), (double)m->stats.bytes / 1e6,
-		m->stats.seconds);
+	read_line(sb, m, o);
 	if (m->stats.match_limit_hits) {
 		sb_adds(sb, RED(o));
 		sb_addf(sb, ngettext("Limits: %lu rule match stopped at PCRE2's "
@@ -191,10 +212,51 @@ static void put_wrapped(struct strbuf *sb, const char *s, size_t col,
 	sb_free(&clean);
 }
 
+/* The nodes of a cluster, by the hundred: how many report and how many
+ * have incidents (they are in the table), and by name only those that
+ * need a look (down or stale), the first CLUSTER_NODES_LISTED. */
+#define CLUSTER_NODES_LISTED 20
+static void nodes_part(struct strbuf *sb, const struct model *m,
+		       const struct report_opts *o)
+{
+	size_t down = 0, failing = 0, listed = 0;
+
+	for (size_t i = 0; i < m->nhosts; i++) {
+		down += m->hosts[i]->state == HOST_DOWN;
+		failing += m->hosts[i]->state != HOST_DOWN && m->hosts[i]->n;
+	}
+	pad(sb, _("Nodes:"), 8, 0);
+	sb_addf(sb, ngettext("%zu node: ", "%zu nodes: ", m->nhosts),
+		m->nhosts);
+	sb_addf(sb, _("%zu with incidents, "), failing);
+	sb_addf(sb, "%s", down ? RED(o) : "");
+	sb_addf(sb, _("%zu down or stale"), down);
+	sb_addf(sb, "%s\n", down ? OFF(o) : "");
+	for (size_t i = 0; i < m->nhosts; i++) {
+		const struct model_host *h = m->hosts[i];
+		if (h->state != HOST_DOWN || listed++ >= CLUSTER_NODES_LISTED)
+			continue;
+		pad(sb, "", 8, 0);
+		size_t at = sb->len;
+		put_fitted(sb, h->name, 24, 0);
+		sb_addc(sb, ' ');
+		put_wrapped(sb, h->reason ? h->reason : "?",
+			    9 + text_width(sb->buf + at), 10);
+		sb_addc(sb, '\n');
+	}
+	if (listed > CLUSTER_NODES_LISTED)
+		sb_addf(sb, _("         and %zu more (all in --format=json)\n"),
+			listed - CLUSTER_NODES_LISTED);
+}
+
 /* Each host of a fleet: its state, what it read, its incidents. */
 static void hosts_part(struct strbuf *sb, const struct model *m,
 		       const struct report_opts *o)
 {
+	if (o->prometheus) {
+		nodes_part(sb, m, o);
+		return;
+	}
 	for (size_t i = 0; i < m->nhosts; i++) {
 		const struct model_host *h = m->hosts[i];
 		int down = h->state == HOST_DOWN;
