@@ -36,6 +36,37 @@ void path_fit(struct strbuf *sb, const char *s, size_t width,
 	sb_adds(sb, tail);
 }
 
+/* s without a trailing ":DIGITS". */
+static size_t without_port(const char *s)
+{
+	size_t n = strlen(s), i = n;
+
+	while (i > 0 && s[i - 1] >= '0' && s[i - 1] <= '9')
+		i--;
+	return i > 0 && i < n && s[i - 1] == ':' ? i - 1 : n;
+}
+
+void host_fit(struct strbuf *sb, const char *s, size_t width,
+	      const char *ellipsis)
+{
+	struct strbuf h = STRBUF_INIT;
+
+	if (text_width(s) <= width) {
+		sb_adds(sb, s);
+		return;
+	}
+	sb_add(&h, s, without_port(s));
+	/* A domain name (a letter in it; an IPv4 address has none). */
+	size_t dot = strcspn(h.buf ? h.buf : "", ".");
+	if (text_width(sb_str(&h)) > width && h.buf && h.buf[dot] &&
+	    strpbrk(h.buf, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")) {
+		h.buf[dot] = '\0';
+		h.len = dot;
+	}
+	path_fit(sb, sb_str(&h), width, ellipsis);
+	sb_free(&h);
+}
+
 /* The lead byte of a character whose display is two columns wide. */
 static int wide_at(const char *s, size_t i)
 {

@@ -16,6 +16,14 @@
 void path_fit(struct strbuf *sb, const char *s, size_t width,
 	      const char *ellipsis);
 
+/* Appends the sanitised host name s in at most width columns: whole
+ * when it fits; else without its ":PORT" (an instance label), then only
+ * its first label when it is a domain name (node01.example.com is
+ * node01), when that fits; else cut in the middle as path_fit does
+ * (node-0041 and node-0042 differ at their ends). */
+void host_fit(struct strbuf *sb, const char *s, size_t width,
+	      const char *ellipsis);
+
 /* Bytes of sanitised s to put on a line of width columns: all of it when
  * it fits; else up to the last space that fits; else (one word longer
  * than the line) after the last '/' or between two wide (CJK)

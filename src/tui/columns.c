@@ -6,7 +6,8 @@
  *   1. NAME shrinks to its 8 cells (it only grows into what is left);
  *   2. TREND goes;
  *   3. ALIVE goes (a gone process's row is still dimmed);
- *   4. HOST shortens to 6 cells (cut), when DEV or RANK would go;
+ *   4. HOST shortens to 6 cells (a long name cut in the middle:
+ *      textfit.c host_fit), when DEV or RANK would go;
  *   5. RANK goes, then DEV (each 3-4 cells, shown only when some
  *      process's device or rank is known);
  *   6. the resource columns, the rightmost first (Arg ... Strm).
@@ -91,8 +92,10 @@ void cols_cell(const struct tui *t, const struct col_layout *l,
 			 s);
 		s = buf;
 	}
-	/* The space before the next column belongs to this one. */
-	tui_text(t, y, l->x[k], w + 1, s, item, 1);
+	/* The space before the next column belongs to this one, and stays
+	 * a space: a value cut to its column never runs into the next. */
+	tui_text(t, y, l->x[k], w, s, item, 1);
+	tui_text(t, y, l->x[k] + w, 1, " ", item, 1);
 }
 
 void cols_head(const struct tui *t, const struct col_layout *l,

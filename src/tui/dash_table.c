@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "dash_int.h"
+#include "textfit.h"
 #include "sanitize.h"
 #include "tui.h"
 
@@ -86,6 +87,24 @@ static void layout_table(struct dash *d)
 	proc_layout(&d->lay, host, pid, dev, rank, d->tui->cols);
 }
 
+/* A host's name in the HOST column: cut in the middle when it is
+ * wider (node-0041 and node-0042 share their first cells, not their
+ * last). */
+static void host_cell(const struct dash *d, struct strbuf *sb,
+		      const char *name)
+{
+	struct strbuf clean = STRBUF_INIT;
+	int k = d->lay.at[C_HOST];
+
+	tui_clean(d->tui, &clean, name);
+	if (k >= 0)
+		host_fit(sb, sb_str(&clean), (size_t)d->lay.w[k],
+			 d->tui->utf8 ? "\u2026" : "~");
+	else
+		sb_adds(sb, sb_str(&clean));
+	sb_free(&clean);
+}
+
 static void draw_row(struct dash *d, const struct col_spec *spec, int y,
 		     const struct row *r, int selected)
 {
@@ -101,7 +120,7 @@ static void draw_row(struct dash *d, const struct col_spec *spec, int y,
 		sb_reset(&sb);
 		switch (id) {
 		case C_HOST:
-			tui_clean(d->tui, &sb, r->p->host ? r->p->host->name : "-");
+			host_cell(d, &sb, r->p->host ? r->p->host->name : "-");
 			break;
 		case C_PID:
 			if (r->p->pid)

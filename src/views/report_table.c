@@ -75,6 +75,20 @@ static size_t pid_width(const struct model *m)
 	return w;
 }
 
+/* A host's name, sanitised, padded to width columns, or cut in the
+ * middle when wider (node-0041 and node-0042 differ at their ends). */
+static void host_fitted(struct strbuf *sb, const char *name, size_t width)
+{
+	struct strbuf clean = STRBUF_INIT;
+
+	sanitize(&clean, name, strlen(name));
+	size_t at = sb->len;
+	host_fit(sb, sb_str(&clean), width, "~");
+	for (size_t w = text_width(sb->buf + at); w < width; w++)
+		sb_addc(sb, ' ');
+	sb_free(&clean);
+}
+
 /* The HOST column: as wide as the widest host's name, from 4 (the
  * head) to 12. */
 static size_t host_width(const struct model *m)
@@ -205,7 +219,7 @@ static void table_row(struct strbuf *sb, const struct process *p,
 	char first[16], last[16];
 
 	if (l->hostw) {
-		put_fitted(sb, p->host ? p->host->name : "-", l->hostw, 1);
+		host_fitted(sb, p->host ? p->host->name : "-", l->hostw);
 		sb_addc(sb, ' ');
 	}
 	if (p->pid)

@@ -6,6 +6,7 @@
 #include "unit.h"
 
 #include "sanitize.h"
+#include "textfit.h"
 
 /* Sanitises n bytes and checks the result is exactly want. */
 static void check(const char *in, size_t n, const char *want)
@@ -289,6 +290,30 @@ static void test_clean_for(void **state)
 	check_for("", CLEAN_ASCII, ">");
 }
 
+/* Host names in a narrow column: whole, without a port, the first
+ * label of a domain name, else cut in the middle. */
+static void assert_host(const char *name, size_t width, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	host_fit(&sb, name, width, "~");
+	assert_string_equal(sb_str(&sb), want);
+	sb_free(&sb);
+}
+
+static void test_host_fit(void **state)
+{
+	(void)state;
+	assert_host("node07", 8, "node07");
+	assert_host("10.0.12.41:9466", 12, "10.0.12.41");
+	assert_host("node01.example.com", 12, "node01");
+	assert_host("node01.example.com:9466", 8, "node01");
+	/* An IPv4 address is no domain name: its middle goes. */
+	assert_host("192.168.100.41", 8, "19~00.41");
+	assert_host("node-0041", 6, "n~0041");
+	assert_host("node-0041", 9, "node-0041");
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -307,6 +332,7 @@ int main(void)
 		cmocka_unit_test(test_appends_to_existing_buffer),
 		cmocka_unit_test(test_text_width),
 		cmocka_unit_test(test_text_fit),
+		cmocka_unit_test(test_host_fit),
 		cmocka_unit_test(test_clean_for),
 	};
 	return UNIT_RUN("sanitize", tests);
