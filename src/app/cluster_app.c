@@ -29,15 +29,17 @@
 #include "theme.h"
 #include "tui.h"
 
+/* The server, shown: never the password its URL may hold. */
 static void report_opts_of(const struct options *o, const struct catalog *cat,
-			   const struct model *m, struct report_opts *ro)
+			   const struct model *m, struct report_opts *ro,
+			   const struct strbuf *shown)
 {
 	*ro = (struct report_opts){
-		.cat = cat, .host = o->from_prometheus,
+		.cat = cat, .host = sb_str(shown),
 		.version = PACKAGE_VERSION,
 		.color = terminal_report_colour(o->color), .width = 80,
 		.counted_since = m->counted_since,
-		.prometheus = o->from_prometheus,
+		.prometheus = sb_str(shown),
 	};
 }
 
@@ -76,12 +78,15 @@ int run_cluster_once(const struct options *o, const struct catalog *cat)
 	model_sort(&m);
 	report_sections_sort(&sections);
 	struct report_opts ro;
-	report_opts_of(o, cat, &m, &ro);
+	struct strbuf shown = STRBUF_INIT;
+	httpc_url_shown(&shown, o->from_prometheus);
+	report_opts_of(o, cat, &m, &ro, &shown);
 	ro.sections = &sections;
 	int rc = o->format == FORMAT_JSON ? report_json(&m, &ro, stdout)
 					  : report_text(&m, &ro, stdout);
 	if (rc == 0 && fflush(stdout) != 0)
 		rc = -1;
+	sb_free(&shown);
 	if (rc < 0) {
 		sb_addf(&err, _("plogtop: writing the report: %s\n"),
 			strerror(errno));
@@ -252,7 +257,10 @@ int run_cluster_dashboard(const struct options *o, const struct catalog *cat)
 	msglog_init(&cd.log);
 	model_init(&cd.m);
 	model_set_live(&cd.m, o->keep);
-	sanitize(&cd.url, o->from_prometheus, strlen(o->from_prometheus));
+	struct strbuf shown = STRBUF_INIT;
+	httpc_url_shown(&shown, o->from_prometheus);
+	sanitize(&cd.url, shown.buf, shown.len);
+	sb_free(&shown);
 	int sfd = signal_fd();
 	if (start(&cd, cat, &err) < 0) {
 		msglog_add(&cd.log, err.buf);

@@ -115,19 +115,23 @@ int cluster_fetch(struct httpc *c, const char *base_url, int windows,
 		if (status < 0) {
 			/* Said with the URL as the user gave it: the query's
 			 * own would push the reason off the message line. */
+			struct strbuf shown = STRBUF_INIT;
+			httpc_url_shown(&shown, url.buf);
 			const char *r = why.buf;
-			if (strncmp(r, url.buf, url.len) == 0 &&
-			    strncmp(r + url.len, ": ", 2) == 0)
-				r += url.len + 2;
-			sb_addf(&d->err, "%s: %s", base_url, r);
+			if (strncmp(r, shown.buf, shown.len) == 0 &&
+			    strncmp(r + shown.len, ": ", 2) == 0)
+				r += shown.len + 2;
+			httpc_url_shown(&d->err, base_url);
+			sb_addf(&d->err, ": %s", r);
+			sb_free(&shown);
 			rc = -1;
 			break;
 		}
 		sb_reset(&why);
 		if (cluster_parse(body.buf, body.len, (enum cquery)q, d,
 				  &why) < 0) {
-			sb_addf(&d->err, "%s: HTTP %d: %s", base_url, status,
-				why.buf);
+			httpc_url_shown(&d->err, base_url);
+			sb_addf(&d->err, ": HTTP %d: %s", status, why.buf);
 			rc = -1;
 		}
 	}

@@ -162,6 +162,32 @@ static void set_options(const struct httpc *c, const char *url,
 	set(e, CURLOPT_XFERINFODATA, o ? (void *)o->cancel : NULL);
 }
 
+void httpc_url_shown(struct strbuf *sb, const char *url)
+{
+	const char *scheme = strstr(url, "://");
+	const char *host = scheme ? scheme + 3 : url;
+	size_t authority = strcspn(host, "/?#");
+	const char *at = memchr(host, '@', authority);
+
+	if (!scheme || !at) {
+		sb_adds(sb, url);
+		return;
+	}
+	/* The last '@' of the authority ends the user information. */
+	while ((size_t)(at + 1 - host) < authority &&
+	       memchr(at + 1, '@', authority - (size_t)(at + 1 - host)))
+		at = memchr(at + 1, '@', authority - (size_t)(at + 1 - host));
+	sb_add(sb, url, (size_t)(host - url));
+	sb_adds(sb, at + 1);
+}
+
+/* "URL: " as httpc_url_shown gives it. */
+static void url_head(struct strbuf *err, const char *url)
+{
+	httpc_url_shown(err, url);
+	sb_adds(err, ": ");
+}
+
 int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 	      struct strbuf *body, struct strbuf *err)
 {
@@ -173,18 +199,20 @@ int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 	set_options(c, url, o, &s, errbuf);
 	CURLcode rc = c->api.easy_perform(c->easy);
 	if (s.over) {
-		sb_addf(err, _("%s: the answer is over %zu bytes"), url, s.max);
+		url_head(err, url);
+		sb_addf(err, _("the answer is over %zu bytes"), s.max);
 		return -1;
 	}
 	if (rc != CURLE_OK) {
-		sb_addf(err, "%s: %s", url,
-			errbuf[0] ? errbuf : c->api.easy_strerror(rc));
+		url_head(err, url);
+		sb_adds(err, errbuf[0] ? errbuf : c->api.easy_strerror(rc));
 		return -1;
 	}
 	long status = 0;
 	c->api.easy_getinfo(c->easy, CURLINFO_RESPONSE_CODE, &status);
 	if (status < 100 || status > 599) {
-		sb_addf(err, _("%s: no HTTP status"), url);
+		url_head(err, url);
+		sb_adds(err, _("no HTTP status"));
 		return -1;
 	}
 	return (int)status;

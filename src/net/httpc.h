@@ -42,10 +42,15 @@ void httpc_free(struct httpc *c);
 /* GETs url into body (reset first).  Returns the HTTP status (2xx, or
  * another that the caller may read the body of: Prometheus says why in
  * it), or -1 with "URL: reason" in err (unreachable, timed out, body over
- * the cap, not HTTP).  The URL in err is as given: the caller's message
- * sink sanitises it. */
+ * the cap, not HTTP).  The URL in err is httpc_url_shown's: the caller's
+ * message sink sanitises it. */
 int httpc_get(struct httpc *c, const char *url, const struct httpc_opts *o,
 	      struct strbuf *body, struct strbuf *err);
+
+/* Appends url as people may see it: without the user and password it
+ * may hold (http://user:secret@host/ is http://host/), for messages,
+ * headers and reports. */
+void httpc_url_shown(struct strbuf *sb, const char *url);
 
 /* Appends s percent-encoded for a query string (RFC 3986 unreserved kept). */
 void httpc_escape(struct strbuf *sb, const char *s);

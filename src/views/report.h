@@ -21,8 +21,8 @@ struct report_opts {
 	/* The text report's sections (report_sections.h), sorted; NULL:
 	 * none shown. */
 	const struct report_sections *sections;
-	/* --from-prometheus: the server read instead of files (its hosts
-	 * are a cluster's nodes). */
+	/* --from-prometheus: the server read instead of files, without the
+	 * password its URL may hold (its hosts are a cluster's nodes). */
 	const char *prometheus;
 };
 

@@ -91,21 +91,14 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 }
 
 /* What was read: files and lines, or a cluster's Prometheus server
- * (its address without the user and password it may hold). */
+ * (as the caller shows it: never with a password). */
 static void read_line(struct strbuf *sb, const struct model *m,
 		      const struct report_opts *o)
 {
 	pad(sb, _("Read:"), 8, 0);
 	if (o->prometheus) {
-		const char *u = o->prometheus, *at = strchr(u, '@');
-		const char *scheme = strstr(u, "://");
-		size_t path = scheme ? strcspn(scheme + 3, "/") : 0;
 		sb_adds(sb, "Prometheus ");
-		if (scheme && at && at < scheme + 3 + path) {
-			sb_add(sb, u, (size_t)(scheme + 3 - u));
-			u = at + 1;
-		}
-		put_fitted(sb, u, 50, 0);
+		put_fitted(sb, o->prometheus, 50, 0);
 		sb_addf(sb, _(" in %.2f s\n"), m->stats.seconds);
 		return;
 	}
