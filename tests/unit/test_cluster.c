@@ -280,6 +280,29 @@ static void test_queries(void **state)
 	sb_free(&sb);
 }
 
+static void assert_shown(const char *url, const char *want)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	httpc_url_shown(&sb, url);
+	assert_string_equal(sb_str(&sb), want);
+	sb_free(&sb);
+}
+
+/* A URL as people see it: never its password. */
+static void test_url_shown(void **state)
+{
+	(void)state;
+	assert_shown("http://prom:9090", "http://prom:9090");
+	assert_shown("http://u:pw@prom:9090/x", "http://prom:9090/x");
+	assert_shown("https://u@prom", "https://prom");
+	/* The last '@' of the authority ends it (a password with an @). */
+	assert_shown("http://u:p@ss@prom:9090", "http://prom:9090");
+	/* An '@' after the authority is the path's or the query's. */
+	assert_shown("http://prom/a@b?x=@", "http://prom/a@b?x=@");
+	assert_shown("prom:9090", "prom:9090");
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -290,6 +313,7 @@ int main(void)
 		cmocka_unit_test(test_bad_samples),
 		cmocka_unit_test(test_huge),
 		cmocka_unit_test(test_queries),
+		cmocka_unit_test(test_url_shown),
 	};
 	return UNIT_RUN("cluster", tests);
 }
