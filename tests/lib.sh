@@ -76,6 +76,14 @@ run() {
 	rc=$?
 }
 
+# free_ports N: N free loopback ports, on one line.
+free_ports() {
+	"${PYTHON3:-python3}" -c 'import socket, sys
+s = [socket.socket() for _ in range(int(sys.argv[1]))]
+for x in s: x.bind(("127.0.0.1", 0))
+print(*[x.getsockname()[1] for x in s])' "$1"
+}
+
 # True when a file has a byte that must never reach a terminal: C0
 # controls other than newline, DEL, or C1 controls (as bytes or UTF-8).
 has_raw_controls() {

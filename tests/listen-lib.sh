@@ -1,13 +1,5 @@
 # Helpers of the --listen tests, sourced after lib.sh and live-lib.sh.
 
-# free_ports N: N free loopback ports, on one line.
-free_ports() {
-	"${PYTHON3:-python3}" -c 'import socket, sys
-s = [socket.socket() for _ in range(int(sys.argv[1]))]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])' "$1"
-}
-
 # http_code URL [CURL ARGS...]: the status curl gets (000: none).
 http_code() {
 	_u=$1

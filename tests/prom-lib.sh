@@ -4,7 +4,7 @@
 # live_pids, which live_cleanup kills).  Debian's prometheus 2.x and
 # promtool; sourcing it skips the test without them or python3.
 #
-#   prom_free_ports N     N free loopback ports, on one line
+#   (free ports: lib.sh's free_ports N)
 #   prom_start CONFIG TSDB_DIR
 #                         starts prometheus with that config and TSDB on a
 #                         free loopback port ($prom_port, $prom_url) and
@@ -30,13 +30,6 @@ done
 prom_py=${PYTHON3:-python3}
 prom_port=
 prom_url=
-
-prom_free_ports() {
-	"$prom_py" -c 'import socket, sys
-s = [socket.socket() for _ in range(int(sys.argv[1]))]
-for x in s: x.bind(("127.0.0.1", 0))
-print(*[x.getsockname()[1] for x in s])' "$1"
-}
 
 prom_get() {
 	"$prom_py" -c 'import sys, urllib.request
@@ -74,7 +67,7 @@ prom_backfill() {
 }
 
 prom_start() {
-	prom_port=$(prom_free_ports 1)
+	prom_port=$(free_ports 1)
 	prom_url="http://127.0.0.1:$prom_port"
 	prometheus --config.file="$1" --storage.tsdb.path="$2" \
 		--web.listen-address="127.0.0.1:$prom_port" \
