@@ -1,3 +1,6 @@
+/* Reading and checking the command line (options.h); the options
+ * themselves are the rows of option_rows.h, made into getopt's tables and
+ * --help by option_table.c. */
 #include "config.h"
 
 #include <getopt.h>
@@ -10,190 +13,18 @@
 #include "model.h"
 #include "msglog.h"
 #include "options.h"
+#include "option_table.h"
 #include "options_listen.h"
 #include "sanitize.h"
 #include "strbuf.h"
 #include "terminal.h"
 #include "xalloc.h"
 
-/* --help, a paragraph or an option a text: what a translator translates
- * (each within 80 terminal columns). */
-static const char *const usage_text[] = {
-	N_("Usage: plogtop [OPTION]... [PATH | HOST:[PATH]]...\n"
-	   "Find Ascend CANN runtime resource exhaustion (EE1023) and invalid argument\n"
-	   "(EE1001) incidents in plog logs, per process and resource, with the fix\n"
-	   "for each cause.  On a terminal plogtop shows a live dashboard (keys: ?\n"
-	   "for help, q to quit); otherwise, or with --once, it prints a report.\n"
-	   "\n"),
-	N_("PATH is a directory, read recursively, a single file, or - for standard\n"
-	   "input.  Every text file is read: plog names (plog-PID_STAMP.log,\n"
-	   "plog_STAMP.log, device-PID_STAMP.log, host-N_STAMP.log) as plog, any\n"
-	   "other name (rank-0.txt, train.out, ...) as a job's captured output.\n"
-	   "Binary and compressed files, FIFOs and devices are skipped and listed\n"
-	   "with why.  Without PATH: $ASCEND_PROCESS_LOG_PATH, else\n"
-	   "$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
-	   "\n"),
-	N_("  --once              read everything there now, print a report and exit\n"
-	   "                      (the default when standard output is not a\n"
-	   "                      terminal)\n"),
-	N_("  --follow            keep watching: read what is there, then each line\n"
-	   "                      as it is written, and print each incident once,\n"
-	   "                      when it is complete; until interrupted.  A PATH\n"
-	   "                      not there yet, or removed and made again, is\n"
-	   "                      waited for\n"),
-	N_("  --format=FORMAT     --once: text (default) or json;\n"
-	   "                      --follow: text (default, a line per incident) or\n"
-	   "                      ndjson (a JSON object per line)\n"),
-	N_("  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
-	   "                      auto off\n"),
-	N_("  --rules=FILE        add the rules in FILE to the built-in ones\n"
-	   "                      (repeatable; a rule with a built-in's name\n"
-	   "                      replaces it)\n"),
-	N_("  --since=WHEN        only incidents logged at or after WHEN: a duration\n"
-	   "                      back from now (30m, 2h, 1d, 1h30m), a time\n"
-	   "                      (2026-07-13T11:00, 2026-07-13 11:00:05,\n"
-	   "                      2026-07-13), or now; log times are local\n"),
-	N_("  --prom-file=PATH    keep a Prometheus textfile (node_exporter's textfile\n"
-	   "                      collector) of incident counts up to date; --once\n"
-	   "                      writes it once\n"),
-	N_("  --interval=SECONDS  redraw the dashboard and rewrite the prom file at\n"
-	   "                      most this often (default 1; fractions allowed)\n"),
-	N_("  --prom-retry=SECONDS  --follow and the dashboard: how long a prom file\n"
-	   "                      that cannot be written is retried before plogtop\n"
-	   "                      exits 2 (default 60)\n"),
-	N_("  --poll=SECONDS      --follow: poll every directory this often instead\n"
-	   "                      of using inotify (which plogtop falls back to by\n"
-	   "                      itself on NFS, CIFS or FUSE, and when inotify\n"
-	   "                      watches run out)\n"),
-	N_("  --max-watches=N     use at most N inotify watches, polling the rest\n"),
-	N_("  --keep=N            --follow and the dashboard: keep the latest N\n"
-	   "                      incidents of each process for the detail view\n"
-	   "                      (default 100, 0 to 100000; 10000 in all at most)\n"),
-	N_("  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
-	   "                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"
-	   "                      each host's default root\n"),
-	N_("  --hosts=FILE        the same for the hosts in FILE: one a line, # comments,\n"
-	   "                      the MPI/DeepSpeed form \"host slots=8\" accepted\n"),
-	N_("  --ssh=COMMAND       run COMMAND instead of ssh to reach a host (split at\n"
-	   "                      spaces, no shell: 'ssh -F my.cfg', a wrapper script)\n"),
-	N_("  --remote-command=PATH  plogtop's path on the hosts (default plogtop)\n"),
-	N_("  --host-timeout=SECONDS  --once: how long to wait for each host's report\n"
-	   "                      (default 120)\n"),
-	N_("  --hello             --follow --format=ndjson: start with a header line\n"
-	   "                      (schema plogtop.stream): what another plogtop reads\n"),
-	N_("  --state=FILE        remember what was counted and where each file was\n"
-	   "                      read to: counters never fall, and a restart goes\n"
-	   "                      on from there (see State in the README)\n"),
-	N_("  --resume=FILE|-     start from a cursor (a --hello stream's cursor\n"
-	   "                      line); '-': read it from standard input\n"),
-	N_("  --job=LABEL         the job of the local processes (default: the top\n"
-	   "                      directory named, or MINDX_TASK_ID of a live one)\n"),
-	N_("  --npu-smi=COMMAND   run COMMAND info for the NPUs' live processes and\n"
-	   "                      chip models (default npu-smi on PATH, every 10 s,\n"
-	   "                      5 s at most; split at spaces; none: never)\n"),
-	N_("  --from-prometheus=URL  the dashboard (with --once, the report) of a\n"
-	   "                      cluster from a Prometheus server's API: a host per\n"
-	   "                      node, refreshed every --interval (at least 2 s);\n"
-	   "                      no local file is read\n"),
-	N_("  --listen=[ADDR]:PORT  --follow and the dashboard: serve the prom file's\n"
-	   "                      metrics at /metrics for Prometheus to scrape\n"
-	   "                      (:9466 every interface, 127.0.0.1:9466 loopback)\n"
-	   "  --listen-cert=FILE, --listen-key=FILE  serve HTTPS with this PEM\n"
-	   "                      certificate and key\n"
-	   "  --listen-auth=FILE  ask for basic auth: lines user:HASH, a crypt(3)\n"
-	   "                      hash (htpasswd -B); others must not read FILE\n"),
-	N_("  --theme=NAME|FILE   dashboard colours: default, light, mono,\n"
-	   "                      high-contrast, or a theme file\n"),
-	N_("  --demo              watch a temporary plog tree with a realistic,\n"
-	   "                      evolving workload (removed on exit)\n"),
-	N_("  --check-rules       load and check the rules (every sample line) and\n"
-	   "                      the message file, then exit\n"),
-	N_("  -h, --help          show this help and exit\n"),
-	N_("  -V, --version       show the version and exit\n"
-	   "\n"),
-	N_("--since=now with --follow skips what the files already hold.\n"
-	   "\n"),
-	N_("HOST:[PATH] (a colon before any slash; ./a:b is a local path) reads PATH\n"
-	   "on HOST, or its default root, by running plogtop there over ssh (in\n"
-	   "batch mode: keys or an agent, never a password prompt); only incidents\n"
-	   "travel.  Each incident and process then has its host; a host that fails\n"
-	   "is shown with why, and --follow and the dashboard try it again.\n"
-	   "\n"),
-	N_("Exit status: 0 no incident found, 1 at least one incident found,\n"
-	   "2 usage, configuration or input error, or a named PATH with nothing\n"
-	   "readable in it (never reported as \"no incident\").  --follow ends with 0 when\n"
-	   "interrupted (SIGINT, SIGTERM, SIGHUP) or when its output is closed.\n"
-	   "\n"),
-	N_("Environment:\n"
-	   "  ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME  where the logs are (above)\n"),
-	N_("  LANGUAGE, LC_ALL, LC_MESSAGES, LANG  the language of plogtop's texts (the\n"
-	   "                      first set; zh_CN.UTF-8: Chinese) under a UTF-8 locale\n"),
-	N_("  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"),
-	N_("  PLOGTOP_THEME       the dashboard's theme at start (as --theme; t cycles\n"
-	   "                      themes readable on the background: COLORFGBG, and\n"
-	   "                      remembers the choice in XDG_RUNTIME_DIR)\n"),
-	N_("  PLOGTOP_THREADS     --once: threads that read (default: one per\n"
-	   "                      processor, at most 4, from 64 MiB of logs; 1: one)\n"),
-	N_("  NO_COLOR            when not empty, no colour with --color=auto\n"),
-	N_("  TERM                the terminal type (dumb: no colour)\n"),
-	N_("  PAGER               the dashboard's o key (default less)\n"),
-	N_("  TMPDIR              where --demo makes its tree (default /tmp)\n"),
-	N_("  PLOGTOP_SHARED      make check only: the shared log samples (../shared)\n"
-	   "\n"),
-	N_("Rules format: plogtop-rules(5).  JSON schema: the plogtop(1) manual and\n"
-	   "json-schema.md in the documentation directory.\n"
-	   "plogtop is free software under the Apache License 2.0.\n"),
-};
-
-enum { OPT_ONCE = 256, OPT_FORMAT, OPT_COLOR, OPT_RULES, OPT_SINCE,
-       OPT_CHECK_RULES, OPT_FOLLOW, OPT_PROM_FILE, OPT_INTERVAL, OPT_POLL,
-       OPT_MAX_WATCHES, OPT_KEEP, OPT_THEME, OPT_DEMO, OPT_PROM_RETRY,
-       OPT_HOSTS, OPT_SSH, OPT_REMOTE_COMMAND, OPT_HOST_TIMEOUT, OPT_HELLO,
-       OPT_STATE, OPT_RESUME, OPT_JOB, OPT_NPU_SMI,
-       OPT_FROM_PROMETHEUS = 400 };
-
 static const char version_text[] = N_(
 "Copyright the plogtop authors.\n"
 "License: Apache-2.0 <https://www.apache.org/licenses/LICENSE-2.0>\n"
 "This is free software; it comes with no warranty, to the extent\n"
 "permitted by law.\n");
-
-static const struct option long_options[] = {
-	{ "once", no_argument, NULL, OPT_ONCE },
-	{ "format", required_argument, NULL, OPT_FORMAT },
-	{ "color", required_argument, NULL, OPT_COLOR },
-	{ "colour", required_argument, NULL, OPT_COLOR },
-	{ "rules", required_argument, NULL, OPT_RULES },
-	{ "since", required_argument, NULL, OPT_SINCE },
-	{ "check-rules", no_argument, NULL, OPT_CHECK_RULES },
-	{ "follow", no_argument, NULL, OPT_FOLLOW },
-	{ "prom-file", required_argument, NULL, OPT_PROM_FILE },
-	{ "interval", required_argument, NULL, OPT_INTERVAL },
-	{ "prom-retry", required_argument, NULL, OPT_PROM_RETRY },
-	{ "poll", required_argument, NULL, OPT_POLL },
-	{ "max-watches", required_argument, NULL, OPT_MAX_WATCHES },
-	{ "keep", required_argument, NULL, OPT_KEEP },
-	{ "theme", required_argument, NULL, OPT_THEME },
-	{ "demo", no_argument, NULL, OPT_DEMO },
-	{ "host-list", required_argument, NULL, 'H' },
-	{ "hosts", required_argument, NULL, OPT_HOSTS },
-	{ "ssh", required_argument, NULL, OPT_SSH },
-	{ "remote-command", required_argument, NULL, OPT_REMOTE_COMMAND },
-	{ "host-timeout", required_argument, NULL, OPT_HOST_TIMEOUT },
-	{ "hello", no_argument, NULL, OPT_HELLO },
-	{ "state", required_argument, NULL, OPT_STATE },
-	{ "resume", required_argument, NULL, OPT_RESUME },
-	{ "job", required_argument, NULL, OPT_JOB },
-	{ "npu-smi", required_argument, NULL, OPT_NPU_SMI },
-	{ "from-prometheus", required_argument, NULL, OPT_FROM_PROMETHEUS },
-	{ "listen", required_argument, NULL, OPT_LISTEN },
-	{ "listen-cert", required_argument, NULL, OPT_LISTEN_CERT },
-	{ "listen-key", required_argument, NULL, OPT_LISTEN_KEY },
-	{ "listen-auth", required_argument, NULL, OPT_LISTEN_AUTH },
-	{ "help", no_argument, NULL, 'h' },
-	{ "version", no_argument, NULL, 'V' },
-	{ NULL, 0, NULL, 0 },
-};
 
 /* The argument is quoted sanitised: it may be a path with anything in
  * it. */
@@ -295,11 +126,11 @@ static int host_option(struct options *o, int c, const char *arg)
 {
 	struct hostlist hl = { NULL, 0, 0 };
 	struct strbuf err = STRBUF_INIT;
-	int rc = c == 'H' ? hostlist_expand(&hl, arg, &err)
+	int rc = c == OPT_HOST_LIST ? hostlist_expand(&hl, arg, &err)
 			  : hostfile_load(&hl, arg, &err);
 
 	if (rc < 0)
-		rc = usage_msg(c == 'H' ? "-H: " : "", err.buf);
+		rc = usage_msg(c == OPT_HOST_LIST ? "-H: " : "", err.buf);
 	for (size_t i = 0; rc == 0 && i < hl.n; i++)
 		add_host(o, hl.v[i], "");
 	hostlist_free(&hl);
@@ -477,7 +308,7 @@ static int parse_option(struct options *o, int c, const char *arg)
 		return 0;
 	}
 	switch (c) {
-	case 'H':
+	case OPT_HOST_LIST:
 	case OPT_HOSTS:
 		return host_option(o, c, arg);
 	case OPT_FORMAT:
@@ -500,12 +331,10 @@ static int parse_option(struct options *o, int c, const char *arg)
 	case OPT_MAX_WATCHES:
 	case OPT_KEEP:
 		return number_option(o, c, arg);
-	case 'h':
-		for (size_t i = 0; i < sizeof usage_text / sizeof *usage_text;
-		     i++)
-			fputs(_(usage_text[i]), stdout);
+	case OPT_HELP:
+		option_help();
 		return 1;
-	case 'V':
+	case OPT_VERSION:
 		printf("plogtop %s\n%s", PACKAGE_VERSION, _(version_text));
 		return 1;
 	default:
@@ -515,8 +344,10 @@ static int parse_option(struct options *o, int c, const char *arg)
 
 int options_parse(struct options *o, int argc, char **argv)
 {
+	char shorts[OPTION_SHORTS_MAX];
 	int c;
 
+	option_shorts(shorts, sizeof shorts);
 	memset(o, 0, sizeof *o);
 	o->interval_ms = 1000;
 	o->keep = MODEL_KEEP_DEFAULT;
@@ -525,10 +356,10 @@ int options_parse(struct options *o, int argc, char **argv)
 	/* getopt's own messages would name the binary's path: ours say
 	 * "plogtop:". */
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, ":hVH:", long_options, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, shorts, option_longs, NULL)) != -1) {
 		if (c == '?' || c == ':')
 			return getopt_error(c, argv[optind - 1]);
-		int rc = parse_option(o, c, optarg);
+		int rc = parse_option(o, option_id_of(c), optarg);
 		if (rc)
 			return rc;
 	}

@@ -2,9 +2,8 @@
 #ifndef PLOGTOP_OPTIONS_LISTEN_H
 #define PLOGTOP_OPTIONS_LISTEN_H
 
+#include "option_table.h"
 #include "options.h"
-
-enum { OPT_LISTEN = 1024, OPT_LISTEN_CERT, OPT_LISTEN_KEY, OPT_LISTEN_AUTH };
 
 /* The field an option of --listen's sets (what: the message for an
  * empty argument), or NULL for another option. */
