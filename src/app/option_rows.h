@@ -80,10 +80,12 @@ OPTION(KEEP, "keep", 0, required_argument,
 OPTION(HOST_LIST, "host-list", 'H', required_argument,
        N_("  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
 	   "                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"
-	   "                      each host's default root\n"))
+	   "                      each word HOSTS[:PATH]: PATH there, else each\n"
+	   "                      host's default root\n"))
 OPTION(HOSTS, "hosts", 0, required_argument,
-       N_("  --hosts=FILE        the same for the hosts in FILE: one a line, # comments,\n"
-	   "                      the MPI/DeepSpeed form \"host slots=8\" accepted\n"))
+       N_("  --hosts=FILE[:PATH]  the same for the hosts in FILE, one a line: \"host\",\n"
+	   "                      \"host slots=8\" (MPI), \"host:PATH\", \"host path=PATH\";\n"
+	   "                      # comments; PATH: for each line that names none\n"))
 OPTION(SSH, "ssh", 0, required_argument,
        N_("  --ssh=COMMAND       run COMMAND instead of ssh to reach a host (split at\n"
 	   "                      spaces, no shell: 'ssh -F my.cfg', a wrapper script)\n"))

@@ -121,18 +121,18 @@ static void add_host(struct options *o, const char *host, const char *path)
 	add(&o->host_paths, &n, path);
 }
 
-/* -H and --hosts: each host reads its default root. */
+/* -H and --hosts: each host reads its path, or its default root. */
 static int host_option(struct options *o, int c, const char *arg)
 {
-	struct hostlist hl = { NULL, 0, 0 };
+	struct hostlist hl = HOSTLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	int rc = c == OPT_HOST_LIST ? hostlist_expand(&hl, arg, &err)
-			  : hostfile_load(&hl, arg, &err);
+			  : hostfile_load_arg(&hl, arg, &err);
 
 	if (rc < 0)
 		rc = usage_msg(c == OPT_HOST_LIST ? "-H: " : "", err.buf);
 	for (size_t i = 0; rc == 0 && i < hl.n; i++)
-		add_host(o, hl.v[i], "");
+		add_host(o, hl.v[i], hl.path[i]);
 	hostlist_free(&hl);
 	sb_free(&err);
 	return rc;

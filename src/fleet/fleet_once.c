@@ -186,6 +186,53 @@ static void report_problem(struct fleet_host *fh, int code,
 		snapshot_read_end(&fo->rd, why);
 }
 
+/* A host whose plogtop ended with exit 2 before any report because what
+ * it was to read is not there: not down (it answered), but "no logs
+ * yet" for its default root (its plogtop's hint, in every language of
+ * its catalogue, ends with "plogtop PATH"), or, for a PATH named there
+ * ("plogtop: PATH: why", the prefix untranslated), trouble as a local
+ * PATH missing is: a typo must not read as a clean host.  A job that has
+ * not started yet is waited for by --follow.  Returns the note for the
+ * host, or NULL when it is down. */
+static const char *missing_root(struct fleet_host *fh, int code)
+{
+	const char *e = remote_lasterr(&fh->r);
+	size_t n = strlen(e);
+	static const char hint[] = "plogtop PATH";
+
+	if (code != 2 || fh->r.dropped || snapshot_read_begun(&fh->once->rd))
+		return NULL;
+	if (!fh->npaths)
+		return n >= sizeof hint - 1 &&
+		       strcmp(e + n - (sizeof hint - 1), hint) == 0
+		       ? N_("no logs yet") : NULL;
+	for (size_t i = 0; i < fh->npaths; i++) {
+		size_t k = strlen(fh->paths[i]);
+		if (strncmp(e, "plogtop: ", 9) == 0 &&
+		    strncmp(e + 9, fh->paths[i], k) == 0 &&
+		    strncmp(e + 9 + k, ": ", 2) == 0) {
+			fh->mh->trouble = 1;
+			return e + 9;
+		}
+	}
+	return NULL;
+}
+
+/* A PATH named on a host that is not there, said as a local one is:
+ * "plogtop: HOST:PATH: why". */
+static void say_missing(const char *host, const char *what)
+{
+	struct strbuf p = STRBUF_INIT, c = STRBUF_INIT;
+
+	sb_addf(&p, "%s:%s", host, what);
+	clean_for(&c, p.buf, p.len, CLEAN_LOCALE);
+	sb_reset(&p);
+	sb_addf(&p, "plogtop: %s\n", c.buf);
+	msglog_usage(p.buf);
+	sb_free(&c);
+	sb_free(&p);
+}
+
 int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 			struct strbuf *why)
 {
@@ -199,7 +246,14 @@ int fleet_once_finished(struct fleet *fl, struct fleet_host *fh,
 	report_problem(fh, code, why);
 	if (fo->refused)
 		say_refused(fl, fh);
-	if (!why->len) {
+	const char *missing = missing_root(fh, code);
+	if (why->len && missing) {
+		sb_reset(why);
+		if (fh->mh->trouble)
+			say_missing(fh->mh->name, missing);
+		model_host_set(fl->m, fh->mh, HOST_DONE, missing);
+		fl->gen++;
+	} else if (!why->len) {
 		/* The local rule: a PATH named there that gave nothing is
 		 * trouble; the default root with no logs yet is not. */
 		const char *note = NULL;

@@ -2,6 +2,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "i18n.h"
 #include "fileio.h"
@@ -104,33 +105,53 @@ int host_valid(const char *host, struct strbuf *err)
 	return 0;
 }
 
-int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
+int hostlist_add_path(struct hostlist *hl, const char *host,
+		      const char *path, struct strbuf *err)
 {
+	if (!path)
+		path = "";
 	if (host_valid(host, err) < 0)
 		return -1;
+	if (strlen(path) > HOST_PATH_MAX) {
+		sb_addf(err, _("a host's path longer than %u bytes"),
+			HOST_PATH_MAX);
+		return -1;
+	}
 	if (++hl->named > HOST_NAMES_MAX) {
 		sb_addf(err, _("more than %u host names (duplicates "
 			       "included)"), HOST_NAMES_MAX);
 		return -1;
 	}
 	for (size_t i = 0; i < hl->n; i++)
-		if (strcmp(hl->v[i], host) == 0)
+		if (strcmp(hl->v[i], host) == 0 &&
+		    strcmp(hl->path[i], path) == 0)
 			return 0;
 	if (hl->n >= HOSTS_MAX) {
 		sb_addf(err, _("more than %u hosts"), HOSTS_MAX);
 		return -1;
 	}
 	hl->v = xrealloc(hl->v, (hl->n + 1) * sizeof *hl->v);
+	hl->path = xrealloc(hl->path, (hl->n + 1) * sizeof *hl->path);
+	hl->path[hl->n] = xstrdup(path);
 	hl->v[hl->n++] = xstrdup(host);
 	return 0;
 }
 
+int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
+{
+	return hostlist_add_path(hl, host, "", err);
+}
+
 void hostlist_free(struct hostlist *hl)
 {
-	for (size_t i = 0; i < hl->n; i++)
+	for (size_t i = 0; i < hl->n; i++) {
 		free(hl->v[i]);
+		free(hl->path[i]);
+	}
 	free(hl->v);
+	free(hl->path);
 	hl->v = NULL;
+	hl->path = NULL;
 	hl->n = 0;
 	hl->named = 0;
 }
@@ -158,7 +179,8 @@ static int number(const char *s, size_t n, unsigned long *v)
 	return *v <= RANGE_MAX ? 0 : -1;
 }
 
-static int expand(struct hostlist *hl, const char *word, struct strbuf *err);
+static int expand(struct hostlist *hl, const char *word, const char *path,
+		  struct strbuf *err);
 
 /* One item of a range, n bytes at p: N or LOW-HIGH.  Returns NULL, or
  * what is wrong with it. */
@@ -183,7 +205,7 @@ static const char *range_item(const char *p, size_t n, unsigned long *lo,
  * was checked whole (check_word) before. */
 static int expand_bracket(struct hostlist *hl, const char *word,
 			  const char *open, const char *close,
-			  struct strbuf *err)
+			  const char *path, struct strbuf *err)
 {
 	for (const char *p = open + 1; p < close;) {
 		size_t n = strcspn(p, ",]"), lolen;
@@ -196,7 +218,7 @@ static int expand_bracket(struct hostlist *hl, const char *word,
 			struct strbuf h = STRBUF_INIT;
 			sb_add(&h, word, (size_t)(open - word));
 			sb_addf(&h, "%0*lu%s", width, v, close + 1);
-			int rc = expand(hl, h.buf, err);
+			int rc = expand(hl, h.buf, path, err);
 			sb_free(&h);
 			if (rc < 0)
 				return -1;
@@ -222,12 +244,13 @@ static const char *next_range(const char *s, const char **close)
 
 /* A word may hold several ranges: the first is expanded, each result
  * expanded again. */
-static int expand(struct hostlist *hl, const char *word, struct strbuf *err)
+static int expand(struct hostlist *hl, const char *word, const char *path,
+		  struct strbuf *err)
 {
 	const char *close, *open = next_range(word, &close);
 
-	return open ? expand_bracket(hl, word, open, close, err)
-		    : hostlist_add(hl, word, err);
+	return open ? expand_bracket(hl, word, open, close, path, err)
+		    : hostlist_add_path(hl, word, path, err);
 }
 
 /* A word is checked whole before any name is made: "[1-7][1-7]..."
@@ -269,32 +292,83 @@ static const char *check_word(const char *word)
 	return NULL;
 }
 
-int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
+/* The colon that ends a word's hosts and starts its path: the first
+ * outside brackets (node[01-02]:/p, [::1]:/p, user@[::1]:/p), or NULL. */
+static const char *path_colon(const char *word, size_t n)
+{
+	int depth = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		depth += word[i] == '[' ? 1 : word[i] == ']' ? -1 : 0;
+		if (word[i] == ':' && depth <= 0)
+			return word + i;
+	}
+	return NULL;
+}
+
+/* The length of the next word of a -H list at p: up to a comma outside
+ * brackets (a range's comma belongs to it), and after the path's colon
+ * up to the next comma. */
+static size_t list_word(const char *p)
+{
+	size_t n = 0;
+	int depth = 0;
+
+	while (p[n] && (depth || p[n] != ',')) {
+		if (p[n] == ':' && depth <= 0)
+			return n + strcspn(p + n, ",");
+		depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
+		n++;
+	}
+	return n;
+}
+
+/* One word HOSTS[:PATH] of a -H list, n bytes at p. */
+static int list_item(struct hostlist *hl, const char *p, size_t n,
+		     const char *def_path, struct strbuf *err)
+{
+	const char *colon = path_colon(p, n);
+	size_t hn = colon ? (size_t)(colon - p) : n;
+
+	if (!hn) {
+		char *whole = xstrndup(p, n);
+		range_error(err, whole, _("an empty name"));
+		free(whole);
+		return -1;
+	}
+	char *word = xstrndup(p, hn);
+	char *path = colon ? xstrndup(colon + 1, n - hn - 1)
+			   : xstrdup(def_path ? def_path : "");
+	const char *why = check_word(word);
+	int rc = why ? range_error(err, word, why)
+		     : expand(hl, word, path, err);
+	free(word);
+	free(path);
+	return rc;
+}
+
+/* A list whose words without a path of their own read def_path. */
+static int expand_list(struct hostlist *hl, const char *list,
+		       const char *def_path, struct strbuf *err)
 {
 	const char *p = list;
 
 	if (!*list)
 		return range_error(err, list, "empty");
 	while (*p) {
-		/* A comma inside brackets belongs to the range. */
-		size_t n = 0;
-		int depth = 0;
-		while (p[n] && (depth || p[n] != ',')) {
-			depth += p[n] == '[' ? 1 : p[n] == ']' ? -1 : 0;
-			n++;
-		}
+		size_t n = list_word(p);
 		if (!n)
 			return range_error(err, list, _("an empty name"));
-		char *word = xstrndup(p, n);
-		const char *why = check_word(word);
-		int rc = why ? range_error(err, word, why)
-			     : expand(hl, word, err);
-		free(word);
-		if (rc < 0)
+		if (list_item(hl, p, n, def_path, err) < 0)
 			return -1;
 		p += n + (p[n] == ',');
 	}
 	return 0;
+}
+
+int hostlist_expand(struct hostlist *hl, const char *list, struct strbuf *err)
+{
+	return expand_list(hl, list, "", err);
 }
 
 /* ---- host files ---- */
@@ -313,13 +387,50 @@ static int slot_word(const char *w, size_t n)
 	return number(eq + 1, (size_t)(w + n - eq - 1), &v) == 0;
 }
 
+/* "path=PATH" among the words after the host: PATH, or NULL. */
+static const char *path_word(const char *w, size_t n)
+{
+	return n > 5 && memcmp(w, "path=", 5) == 0 ? w + 5 : NULL;
+}
+
+/* The words after a line's host: slots=N and the like, and at most one
+ * path=PATH (into *path, unless the host had one: two is an error). */
+static int hostfile_words(const char *p, const char *end, char **path,
+			  struct strbuf *err)
+{
+	while (p < end) {
+		while (p < end && (*p == ' ' || *p == '\t'))
+			p++;
+		size_t w = 0;
+		while (p + w < end && p[w] != ' ' && p[w] != '\t')
+			w++;
+		const char *pv = w ? path_word(p, w) : NULL;
+		if (pv && *path) {
+			sb_adds(err, _("two paths for one host: '"));
+			sanitize(err, p, w);
+			sb_adds(err, "'");
+			return -1;
+		}
+		if (pv) {
+			*path = xstrndup(pv, w - 5);
+		} else if (w && !slot_word(p, w)) {
+			sb_adds(err, _("after the host, only slots=N, path=PATH "
+				"and the like: '"));
+			sanitize(err, p, w);
+			sb_adds(err, "'");
+			return -1;
+		}
+		p += w;
+	}
+	return 0;
+}
+
 static int hostfile_line(struct hostlist *hl, const char *line, size_t len,
-			 struct strbuf *err)
+			 const char *def_path, struct strbuf *err)
 {
 	const char *end = line + len;
 	const char *p = line;
-	char *host = NULL;
-	int rc = 0;
+	char *host = NULL, *path = NULL;
 
 	while (p < end && (*p == ' ' || *p == '\t'))
 		p++;
@@ -329,35 +440,24 @@ static int hostfile_line(struct hostlist *hl, const char *line, size_t len,
 	if (!n)
 		return 0;
 	host = xstrndup(p, n);
-	/* MPICH's host:slots. */
-	char *colon = strrchr(host, ':');
+	/* MPICH's host:slots, or host:PATH. */
+	char *colon = (char *)path_colon(host, n);
 	unsigned long v;
-	if (colon && host[0] != '[' &&
-	    number(colon + 1, strlen(colon + 1), &v) == 0)
+	if (colon) {
+		if (number(colon + 1, strlen(colon + 1), &v) < 0 && colon[1])
+			path = xstrdup(colon + 1);
 		*colon = '\0';
-	for (p += n; p < end && rc == 0;) {
-		while (p < end && (*p == ' ' || *p == '\t'))
-			p++;
-		size_t w = 0;
-		while (p + w < end && p[w] != ' ' && p[w] != '\t')
-			w++;
-		if (w && !slot_word(p, w)) {
-			sb_adds(err, _("after the host, only slots=N and the "
-				"like: '"));
-			sanitize(err, p, w);
-			sb_adds(err, "'");
-			rc = -1;
-		}
-		p += w;
 	}
+	int rc = hostfile_words(p + n, end, &path, err);
 	if (rc == 0)
-		rc = hostlist_expand(hl, host, err);
+		rc = expand_list(hl, host, path ? path : def_path, err);
 	free(host);
+	free(path);
 	return rc;
 }
 
 int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
-		   size_t len, struct strbuf *err)
+		   size_t len, const char *def_path, struct strbuf *err)
 {
 	const char *p = text, *end = text + len;
 
@@ -372,7 +472,7 @@ int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
 		struct strbuf why = STRBUF_INIT;
 		if (memchr(p, '\0', n)) {
 			sb_adds(&why, _("a NUL byte"));
-		} else if (hostfile_line(hl, p, keep, &why) < 0) {
+		} else if (hostfile_line(hl, p, keep, def_path, &why) < 0) {
 			;
 		}
 		if (why.len) {
@@ -387,14 +487,51 @@ int hostfile_parse(struct hostlist *hl, const char *name, const char *text,
 	return 0;
 }
 
-int hostfile_load(struct hostlist *hl, const char *path, struct strbuf *err)
+int hostfile_load(struct hostlist *hl, const char *path,
+		  const char *def_path, struct strbuf *err)
 {
 	struct strbuf text = STRBUF_INIT;
 	int rc = read_data_file(path, _("host file"), HOSTFILE_MAX, &text, err);
 
 	if (rc == 0)
 		rc = hostfile_parse(hl, path, text.buf ? text.buf : "",
-				    text.len, err);
+				    text.len, def_path, err);
 	sb_free(&text);
+	return rc;
+}
+
+static void hostfile_arg_split(const char *arg, char **file, char **path)
+{
+	struct stat st;
+	const char *at = strchr(arg, ':');
+
+	if (!at || stat(arg, &st) == 0) {
+		*file = xstrdup(arg);
+		*path = xstrdup("");
+		return;
+	}
+	/* A file whose name holds a colon is still a file. */
+	for (const char *c = at; c; c = strchr(c + 1, ':')) {
+		char *f = xstrndup(arg, (size_t)(c - arg));
+		int is = stat(f, &st) == 0;
+		free(f);
+		if (is) {
+			at = c;
+			break;
+		}
+	}
+	*file = xstrndup(arg, (size_t)(at - arg));
+	*path = xstrdup(at + 1);
+}
+
+int hostfile_load_arg(struct hostlist *hl, const char *arg,
+		      struct strbuf *err)
+{
+	char *file, *path;
+
+	hostfile_arg_split(arg, &file, &path);
+	int rc = hostfile_load(hl, file, path, err);
+	free(file);
+	free(path);
 	return rc;
 }

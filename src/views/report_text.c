@@ -129,7 +129,9 @@ static void header(struct strbuf *sb, const struct model *m,
 	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		pad(sb, i ? "" : _("Roots:"), 8, 0);
-		put_fitted(sb, m->roots[i], 50, 0);
+		/* Shortened in the middle: HOST:/a/b and HOST:/a/c differ
+		 * at their ends. */
+		put_path(sb, m->roots[i], 50);
 		size_t n = m->root_files[i];
 		if (n)
 			sb_addf(sb, ngettext(" (%zu file)\n", " (%zu files)\n",
@@ -242,7 +244,8 @@ static void nodes_part(struct strbuf *sb, const struct model *m,
 			listed - CLUSTER_NODES_LISTED);
 }
 
-/* Each host of a fleet: its state, what it read, its incidents. */
+/* Each host of a fleet: its state, what it read, its incidents; a
+ * reason or a note in full, wrapped within 80 columns. */
 static void hosts_part(struct strbuf *sb, const struct model *m,
 		       const struct report_opts *o)
 {
@@ -252,27 +255,30 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 	}
 	for (size_t i = 0; i < m->nhosts; i++) {
 		const struct model_host *h = m->hosts[i];
-		int down = h->state == HOST_DOWN;
 		pad(sb, i ? "" : _("Hosts:"), 8, 0);
+		/* Whole up to 40 columns (JSON has every name whole), so
+		 * that what follows has room. */
 		size_t at = sb->len;
-		put_fitted(sb, h->name, 24, 0);
-		size_t col = 8 + text_width(sb->buf + at);
-		if (down) {
+		put_path(sb, h->name, 40);
+		size_t col = 8 + text_width(sb->buf + at) + 1;
+		if (h->state == HOST_DOWN) {
 			sb_addf(sb, " %s%s%s ", RED(o), _("down:"), OFF(o));
-			col += 2 + text_width(_("down:"));
-			put_wrapped(sb, h->reason ? h->reason : "?", col, 10);
-		} else {
-			sb_addf(sb, " %s, ", host_state_name(h->state));
-			sb_addf(sb, ngettext("%zu file, ", "%zu files, ",
-					     h->files), h->files);
-			sb_addf(sb, ngettext("%zu incident", "%zu incidents",
-					     h->n), h->n);
-			if (h->reason) {	/* "no logs yet" */
-				sb_adds(sb, " (");
-				put_fitted(sb, _(h->reason), 44, 0);
-				sb_adds(sb, ")");
-			}
+			put_wrapped(sb, h->reason ? h->reason : "?",
+				    col + text_width(_("down:")) + 1, 10);
+			sb_addc(sb, '\n');
+			continue;
 		}
+		struct strbuf t = STRBUF_INIT;
+		sb_addf(&t, "%s, ", host_state_name(h->state));
+		sb_addf(&t, ngettext("%zu file, ", "%zu files, ", h->files),
+			h->files);
+		sb_addf(&t, ngettext("%zu incident", "%zu incidents", h->n),
+			h->n);
+		if (h->reason)	/* "no logs yet", a PATH's why */
+			sb_addf(&t, " (%s)", _(h->reason));
+		sb_addc(sb, ' ');
+		put_wrapped(sb, t.buf, col, 10);
+		sb_free(&t);
 		sb_addc(sb, '\n');
 	}
 }
@@ -391,6 +397,10 @@ static void section(struct strbuf *sb, const struct section *s,
 		if (i)
 			sb_adds(&t, ", ");
 		const struct process *p = s->procs[i];
+		if (p->host) {	/* the same pid on two hosts is two */
+			sanitize(&t, p->host->name, strlen(p->host->name));
+			sb_addc(&t, ' ');
+		}
 		if (p->pid)
 			sb_addf(&t, "%ld ", p->pid);
 		sanitize(&t, *p->name ? p->name : "-",

@@ -94,7 +94,8 @@ static void check_hosts(int rc, struct hostlist *hl, struct strbuf *err,
 	} else {
 		assert_int_equal(rc, 0);
 		for (size_t i = 0; i < hl->n; i++)
-			sb_addf(&got, "%s%s", i ? " " : "", hl->v[i]);
+			sb_addf(&got, "%s%s%s%s", i ? " " : "", hl->v[i],
+				*hl->path[i] ? ":" : "", hl->path[i]);
 		assert_string_equal(sb_str(&got), want);
 	}
 	hostlist_free(hl);
@@ -104,7 +105,7 @@ static void check_hosts(int rc, struct hostlist *hl, struct strbuf *err,
 
 static void expand(const char *list, const char *want)
 {
-	struct hostlist hl = { NULL, 0, 0 };
+	struct hostlist hl = HOSTLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	int rc = hostlist_expand(&hl, list, &err);
 
@@ -143,11 +144,21 @@ static void test_ranges(void **state)
 	expand("n[1][2][3][4][5][6][7][8]", "n12345678");
 	expand("n[1][2][3][4][5][6][7][8][9]", NULL);
 	expand("[::1],h[1-2]", "[::1] h1 h2");
+	/* Issue 18: a word's path, after the first colon outside brackets,
+	 * for each host of the word. */
+	expand("node[01-02]:/var/log/npu", "node01:/var/log/npu "
+	       "node02:/var/log/npu");
+	expand("n[1,3]:/a,login1,x:/b", "n1:/a n3:/a login1 x:/b");
+	expand("[::1]:/p,u@[::1]:/q,h:", "[::1]:/p u@[::1]:/q h");
+	expand("a:/x,a:/y,a:/x,a", "a:/x a:/y a");
+	expand("n[1-2]:/a[1]:b", "n1:/a[1]:b n2:/a[1]:b");
+	expand(":/x", NULL);
+	expand("-o:/x", NULL);
 	char longword[300];
 	memset(longword, 'a', 256);
 	strcpy(longword + 256, "[1-2]");
 	expand(longword, NULL);
-	struct hostlist hl = { NULL, 0, 0 };
+	struct hostlist hl = HOSTLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
 	assert_int_equal(hostlist_expand(&hl, "r[1-32]c[1-32]", &err), 0);
 	assert_int_equal(hl.n, 1024);
@@ -164,13 +175,20 @@ static void test_ranges(void **state)
 	sb_free(&err);
 }
 
-static void hostfile(const char *text, const char *want)
+static void hostfile_in(const char *text, const char *def_path,
+			const char *want)
 {
-	struct hostlist hl = { NULL, 0, 0 };
+	struct hostlist hl = HOSTLIST_INIT;
 	struct strbuf err = STRBUF_INIT;
-	int rc = hostfile_parse(&hl, "hosts", text, strlen(text), &err);
+	int rc = hostfile_parse(&hl, "hosts", text, strlen(text), def_path,
+				&err);
 
 	check_hosts(rc, &hl, &err, want, "hosts:");
+}
+
+static void hostfile(const char *text, const char *want)
+{
+	hostfile_in(text, NULL, want);
 }
 
 static void test_hostfile(void **state)
@@ -184,6 +202,16 @@ static void test_hostfile(void **state)
 	hostfile("a b\n", NULL);
 	hostfile("-oProxyCommand=x\n", NULL);
 	hostfile("a slots=x\n", NULL);
+	/* Issue 18: a path by "host:PATH" or "path=PATH"; --hosts=FILE:PATH
+	 * for the lines without one. */
+	hostfile("node01:/var/log/npu\nnode02 slots=8 path=/data/log\n"
+		 "mpich:4\nn[1-2]:/p # two\n",
+		 "node01:/var/log/npu node02:/data/log mpich n1:/p n2:/p");
+	hostfile_in("a\nb:/own\nc slots=8\nd:2\n", "/all",
+		    "a:/all b:/own c:/all d:/all");
+	hostfile("a:/x path=/y\n", NULL);
+	hostfile("a path=/x path=/y\n", NULL);
+	hostfile("a paths=/x\n", NULL);
 }
 
 static void test_argv(void **state)
