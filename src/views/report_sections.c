@@ -54,6 +54,7 @@ static int cmp_section(const void *a, const void *b)
 }
 
 struct hit {
+	size_t host;	/* 0 local, else the host's index + 1 */
 	size_t seq;
 	struct process *p;
 };
@@ -62,11 +63,15 @@ static int cmp_hit(const void *a, const void *b)
 {
 	const struct hit *x = a, *y = b;
 
+	if (x->host != y->host)
+		return x->host < y->host ? -1 : 1;
 	return (x->seq > y->seq) - (x->seq < y->seq);
 }
 
-/* A section's processes, in the order each was first hit by the
- * section's class (the order incidents were read in). */
+/* A section's processes: local ones first, then each host's in the
+ * order the hosts were named (hosts answer in any order, the report
+ * must not), each in the order it was first hit by the section's class
+ * (the order incidents were read in). */
 static void section_processes(const struct model *m, struct section *sec)
 {
 	struct hit *hits = xmalloc((m->nprocs + 1) * sizeof *hits);
@@ -78,7 +83,9 @@ static void section_processes(const struct model *m, struct section *sec)
 			if (memcmp(&p->classes[j].k, &sec->k,
 				   sizeof sec->k) != 0)
 				continue;
-			hits[n++] = (struct hit){ p->classes[j].seq, p };
+			hits[n++] = (struct hit){
+				p->host ? p->host->index + 1 : 0,
+				p->classes[j].seq, p };
 		}
 	}
 	if (n)
