@@ -33,6 +33,8 @@
 #define L_UNKNOWN_TIME N_("unknown time")
 #define L_RAW N_("Raw lines (o opens the file in $PAGER):")
 #define L_RAW_NOT_KEPT N_("(the raw lines were not kept)")
+#define L_RAW_DROPPED N_("(the raw lines were let go: plogtop keeps 4 MiB of " \
+			 "the newest incidents' lines)")
 #define L_FIX N_("What to do (l shows the raw lines):")
 #define L_MORE_BELOW N_("-- more below (j or Down) --")
 #define L_MORE_ABOVE N_("-- more above --")
