@@ -77,6 +77,19 @@ static size_t host_fields(struct dash *d, struct strbuf *f)
 	return n;
 }
 
+/* Files followed here and by the hosts that are up (their cursor lines
+ * say it): with only HOST:PATH roots, the hosts' files. */
+static size_t files_read(const struct dash *d)
+{
+	const struct model *m = d->m;
+	size_t n = d->st->files;
+
+	for (size_t i = 0; i < m->nhosts; i++)
+		if (m->hosts[i]->state == HOST_UP)
+			n += m->hosts[i]->files;
+	return n;
+}
+
 /* Processes with a leak finding, whether or not they failed (the
  * device view, d, names them). */
 static size_t leak_count(const struct model *m)
@@ -130,7 +143,7 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	if (leaks)
 		sb_addf(&f[n++], _(L_LEAKS), leaks);
 	if (!st->cluster)
-		sb_addf(&f[n++], _(L_FILES), st->files);
+		sb_addf(&f[n++], _(L_FILES), files_read(d));
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)
