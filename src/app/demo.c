@@ -303,10 +303,9 @@ static void spawn(struct demo *dm, struct proc *p, size_t i,
 		"%d\n", p->pid, p->name, ts, p->pid, p->role->device);
 	append(dm, p, sb.buf, sb.len);
 	sb_free(&sb);
-	/* The first fails within two seconds, so a demo shows something
-	 * at once; the others start on their own rhythm. */
-	p->next_incident = now + 1000 + rnd(dm) % (i == 0 ? 1000
-					   : p->kind->every_s * 1000);
+	/* Each fails within its first seconds, one after the other, so
+	 * that a demo shows its whole job at once; then on its own rhythm. */
+	p->next_incident = now + 1000 + 700 * i + rnd(dm) % 700;
 }
 
 /* sleep, unless it is a multi-call binary that reads its name from

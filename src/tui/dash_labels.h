@@ -53,7 +53,6 @@
 #define L_WINDOW_CLASSES N_("In the window (of the %zu incidents kept):")
 #define L_ALIVE_YES N_("yes")
 #define L_ALIVE_NO N_("no")
-#define L_ALIVE_DEMO N_("demo")
 #define L_MOUSE_ON N_("mouse on (m turns it off)")
 #define L_MOUSE_OFF N_("mouse off (m turns it on)")
 #define L_MESSAGE_MORE N_(" (e: all %zu messages)")
