@@ -31,13 +31,17 @@ void model_touch(struct model *m, struct process *p)
 
 /* ---- raw lines of the kept incidents ---- */
 
+/* What a heap block costs beyond its bytes (glibc's chunk header and
+ * rounding, about): the budget is of memory, not of text. */
+#define ALLOC_COST 16
+
 /* What inc's raw lines take: their text and their structures. */
 static size_t raw_size(const struct incident *inc)
 {
-	size_t n = inc->nraw * sizeof *inc->raw;
+	size_t n = inc->nraw * sizeof *inc->raw + ALLOC_COST;
 
 	for (size_t i = 0; i < inc->nraw; i++)
-		n += strlen(inc->raw[i].text) + 1;
+		n += strlen(inc->raw[i].text) + 1 + ALLOC_COST;
 	return n;
 }
 
