@@ -41,6 +41,9 @@ static void title_line(struct dash *d)
 			 t->utf8 ? "\u2026" : "...");
 		sb_free(&roots);
 	}
+	/* One space before how, whatever came before it. */
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
 	sb_addf(&sb, " (%s)", st->how);
 	tui_text(t, 0, 0, t->cols - (int)text_width(right.buf), sb.buf,
 		 TI_HEADER, 0);
