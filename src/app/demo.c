@@ -1,12 +1,26 @@
+/* --demo: a believable job.  A training job of four ranks, each on its
+ * own device (rank i on device i, as torchrun starts them), and an
+ * inference server on device 4, each one real process that lives as
+ * long as the demo does: a sleeping child whose program name is the
+ * job's (a link named python3 to sleep), with RANK, LOCAL_RANK,
+ * WORLD_SIZE and MINDX_TASK_ID in its environment, so that ALIVE, RANK
+ * and the job read as they would for a real one.  Each writes its
+ * device (aclrtSetDevice's INFO line) and then chains that all name that
+ * device, one class per process, one about every 9 to 23 seconds, amid
+ * INFO noise that rises and falls. */
 #include "config.h"
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <ftw.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -17,8 +31,9 @@
 #define KEEP_FILES 3
 #define STEP_MS 200
 
-/* The lines of a chain, after the header: {tid} is the thread, {arg} a
- * number that varies (a stream id, a device, a memcpy kind). */
+/* The lines of a chain, after the header: {tid} is the thread, {dev} the
+ * process's device, {arg} a number that varies (a stream id, a memcpy
+ * kind). */
 struct chain_kind {
 	const char *name;
 	unsigned every_s;	/* about one incident this often */
@@ -35,19 +50,19 @@ static const struct chain_kind kinds[] = {
 	  NULL } },
 	{ "events", 13, {
 	  "[event_david.cc:101]{tid} GenEventId:Alloc Event resource failed. Reason: Too many events are created. ErrorCode=EE1023.",
-	  "[event_david.cc:104]{tid} GenEventId:Failed to allocate event id, device_id={arg}, tsId=0, retCode=0x7020019.",
+	  "[event_david.cc:104]{tid} GenEventId:Failed to allocate event id, device_id={dev}, tsId=0, retCode=0x7020019.",
 	  "[api_c.cc:661]{tid} rtEventCreateWithFlag:ErrCode=207007, desc=[driver error:no event resource], InnerCode=0x7020019",
 	  "[error_message_manage.cc:69]{tid} FuncErrorReason:rtEventCreateWithFlag execution failed, reason=driver error:no event resource",
 	  NULL } },
 	{ "graphs", 17, {
-	  "[context_aclgraph.cc:385]{tid} CreateNotify:Notify create failed, setup failed, device_id={arg}, retCode=0x702001b. ErrorCode=EE1023.",
-	  "[context_aclgraph.cc:532]{tid} StreamEndCapture:set notify for add capture stream failed, device_id=0, origin stream_id={arg}, retCode=0x702001b.",
+	  "[context_aclgraph.cc:385]{tid} CreateNotify:Notify create failed, setup failed, device_id={dev}, retCode=0x702001b. ErrorCode=EE1023.",
+	  "[context_aclgraph.cc:532]{tid} StreamEndCapture:set notify for add capture stream failed, device_id={dev}, origin stream_id={arg}, retCode=0x702001b.",
 	  "[api_c_standard_soc.cc:726]{tid} rtStreamEndCapture:ErrCode=207009, desc=[driver error:no notify resource], InnerCode=0x702001b",
 	  "[error_message_manage.cc:69]{tid} FuncErrorReason:rtStreamEndCapture execution failed, reason=no notify resource. ErrorCode=EE1023.",
 	  NULL } },
 	{ "copies", 23, {
 	  "[stream_jetty_context.cc:69]{tid} ExpandCapacity:Expanding the capacity failed. Reason: There are too many asynchronous copy tasks in the ACL Graph. ErrorCode=EE1023.",
-	  "[stream_jetty_handler.cc:115]{tid} CreateAndAppendWqe:ExpandCapacity failed, capacity=32768, max_depth=32768, stream_id={arg}, device_id=0, retCode=0x7110019.",
+	  "[stream_jetty_handler.cc:115]{tid} CreateAndAppendWqe:ExpandCapacity failed, capacity=32768, max_depth=32768, stream_id={arg}, device_id={dev}, retCode=0x7110019.",
 	  "[api_c.cc:1324]{tid} rtMemcpy2dAsync:ErrCode=207008, desc=[driver error:no stream resource], InnerCode=0x7110019",
 	  "[error_message_manage.cc:69]{tid} FuncErrorReason:rtMemcpy2dAsync execution failed, reason=driver error:no stream resource",
 	  NULL } },
@@ -61,9 +76,21 @@ static const struct chain_kind kinds[] = {
 
 #define NKINDS (sizeof kinds / sizeof kinds[0])
 
+/* Who each process is: its program, rank (-1: none) and device. */
+static const struct role {
+	const char *name;
+	int rank, device;
+} roles[] = {
+	{ "python3", 0, 0 }, { "python3", 1, 1 }, { "python3", 2, 2 },
+	{ "python3", 3, 3 }, { "infer_srv", -1, 4 },
+};
+
+#define WORLD 4		/* the training job's ranks */
+
 struct proc {
 	int pid;
 	const char *name;
+	const struct role *role;
 	const struct chain_kind *kind;
 	char files[KEEP_FILES][512];
 	int nfiles;
@@ -72,7 +99,9 @@ struct proc {
 };
 
 struct demo {
-	char *root;
+	char *base;	/* the demo's directory: root, and bin for the links */
+	char *root;	/* the plog tree, watched */
+	char sleep[256];	/* sleep, or "" to pause in the child */
 	struct proc procs[NKINDS];
 	unsigned long long start, next;
 	unsigned seed;
@@ -175,9 +204,8 @@ static void incident(struct demo *dm, struct proc *p, struct strbuf *sb)
 {
 	char ts[64];
 	int tid = p->pid + 1 + (int)(rnd(dm) % 4);
-	/* A stream id near the limit, a device, kind 1 (host to device). */
-	int arg = p->kind == &kinds[0] ? 2000 + (int)(rnd(dm) % 48)
-		  : p->kind == &kinds[4] ? 1 : (int)(rnd(dm) % 8);
+	/* A stream id near the limit, kind 1 (host to device). */
+	int arg = p->kind == &kinds[4] ? 1 : 2000 + (int)(rnd(dm) % 48);
 
 	for (int i = 0; p->kind->lines[i]; i++) {
 		stamp(ts, sizeof ts, 1);
@@ -185,6 +213,9 @@ static void incident(struct demo *dm, struct proc *p, struct strbuf *sb)
 		for (const char *t = p->kind->lines[i]; *t; t++) {
 			if (strncmp(t, "{tid}", 5) == 0) {
 				sb_addf(sb, "%d", tid);
+				t += 4;
+			} else if (strncmp(t, "{dev}", 5) == 0) {
+				sb_addf(sb, "%d", p->role->device);
 				t += 4;
 			} else if (strncmp(t, "{arg}", 5) == 0) {
 				sb_addf(sb, "%d", arg);
@@ -197,51 +228,149 @@ static void incident(struct demo *dm, struct proc *p, struct strbuf *sb)
 	}
 }
 
+/* The child: the job's program (sleep under its name), killed when
+ * plogtop ends however it ends.  Only calls safe after fork. */
+static void child(const char *link, char *const argv[], char *const env[],
+		  const char *name, pid_t parent)
+{
+	sigset_t none;
+
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	signal(SIGPIPE, SIG_DFL);
+	setpgid(0, 0);
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(0);
+	if (*link)
+		execve(link, argv, env);
+	/* No sleep to run: this process, under the job's name. */
+	prctl(PR_SET_NAME, name);
+	for (;;)
+		pause();
+}
+
+/* Starts p's process; pid -1 when it cannot (its logs still come). */
+static void start(struct demo *dm, struct proc *p)
+{
+	char link[600] = "", rank[32], local[32], world[32];
+	char task[] = "MINDX_TASK_ID=demo-train";
+	char *argv[] = { (char *)p->name, "86400", NULL };
+	char *env[] = { "PATH=/usr/bin:/bin", rank, local, world, task, NULL };
+
+	if (*dm->sleep) {
+		snprintf(link, sizeof link, "%s/bin/%s", dm->base, p->name);
+		if (symlink(dm->sleep, link) < 0 && errno != EEXIST)
+			link[0] = '\0';
+	}
+	snprintf(rank, sizeof rank, "RANK=%d", p->role->rank);
+	snprintf(local, sizeof local, "LOCAL_RANK=%d", p->role->rank);
+	snprintf(world, sizeof world, "WORLD_SIZE=%d", WORLD);
+	if (p->role->rank < 0)
+		env[1] = NULL;	/* the server is no rank of the job */
+	pid_t parent = getpid(), pid = fork();
+	if (pid == 0)
+		child(link, argv, env, p->name, parent);
+	p->pid = pid > 0 ? (int)pid : -1;
+}
+
+static void stop(struct proc *p)
+{
+	if (p->pid <= 0)
+		return;
+	kill(p->pid, SIGKILL);
+	waitpid(p->pid, NULL, 0);
+	p->pid = 0;
+}
+
+/* A process of the job: started, it sets its device. */
 static void spawn(struct demo *dm, struct proc *p, size_t i,
 		  unsigned long long now)
 {
-	static const char *const names[] = {
-		"python3", "train_worker", "torchrun", "infer_srv", "ray::Actor"
-	};
+	struct strbuf sb = STRBUF_INIT;
+	char ts[64];
 
-	p->pid = 10000 + (int)(rnd(dm) % 50000);
-	p->name = names[i % 5];
+	p->role = &roles[i];
+	p->name = p->role->name;
 	p->kind = &kinds[i];
 	p->nfiles = 0;
 	p->born = now;
-	/* The first job fails within two seconds, so a demo shows something
-	 * at once; the others start on their own rhythm. */
-	p->next_incident = now + 1000 + rnd(dm) % (i == 0 ? 1000
-					   : p->kind->every_s * 1000);
+	start(dm, p);
+	if (p->pid < 0)		/* no process: a pid of its own anyway */
+		p->pid = 10000 + (int)(rnd(dm) % 50000);
+	stamp(ts, sizeof ts, 1);
+	sb_addf(&sb, "[INFO] ASCENDCL(%d,%s):%s [device.cpp:148]%d "
+		"aclrtSetDevice: start to execute aclrtSetDevice, deviceId = "
+		"%d\n", p->pid, p->name, ts, p->pid, p->role->device);
+	append(dm, p, sb.buf, sb.len);
+	sb_free(&sb);
+	/* Each fails within its first seconds, one after the other, so
+	 * that a demo shows its whole job at once; then on its own rhythm. */
+	p->next_incident = now + 1000 + 700 * i + rnd(dm) % 700;
+}
+
+/* sleep, unless it is a multi-call binary that reads its name from
+ * argv[0] (BusyBox): then the child pauses instead. */
+static void find_sleep(struct demo *dm)
+{
+	static const char *const paths[] = { "/bin/sleep", "/usr/bin/sleep" };
+	char real[PATH_MAX];
+
+	for (size_t i = 0; i < sizeof paths / sizeof paths[0]; i++) {
+		if (!realpath(paths[i], real) || access(real, X_OK) < 0 ||
+		    strstr(real, "box") || strlen(real) >= sizeof dm->sleep)
+			continue;
+		memcpy(dm->sleep, real, strlen(real) + 1);
+		return;
+	}
+}
+
+static int remove_entry(const char *path, const struct stat *sb, int flag,
+			struct FTW *ftw)
+{
+	(void)sb;
+	(void)flag;
+	(void)ftw;
+	remove(path);
+	return 0;
+}
+
+static struct demo *fail(struct demo *dm, struct strbuf *err,
+			 const char *path)
+{
+	sb_addf(err, "%s: %s", path, strerror(errno));
+	nftw(dm->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(dm->base);
+	free(dm->root);
+	free(dm);
+	return NULL;
 }
 
 struct demo *demo_new(struct strbuf *err)
 {
 	struct demo *dm = xcalloc(1, sizeof *dm);
 	const char *tmp = getenv("TMPDIR");
-	struct strbuf root = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 
-	sb_addf(&root, "%s/plogtop-demo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	dm->root = sb_detach(&root);
-	if (!mkdtemp(dm->root)) {
-		sb_addf(err, "%s: %s", dm->root, strerror(errno));
-		free(dm->root);
+	sb_addf(&sb, "%s/plogtop-demo.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	dm->base = sb_detach(&sb);
+	if (!mkdtemp(dm->base)) {
+		sb_addf(err, "%s: %s", dm->base, strerror(errno));
+		free(dm->base);
 		free(dm);
 		return NULL;
 	}
-	char plog[512];
-	snprintf(plog, sizeof plog, "%s/debug/plog", dm->root);
-	if (mkdirs(plog) < 0) {
-		sb_addf(err, "%s: %s", plog, strerror(errno));
-		rmdir(dm->root);
-		free(dm->root);
-		free(dm);
-		return NULL;
-	}
+	/* The links to sleep live beside the tree, never in it. */
+	sb_addf(&sb, "%s/job", dm->base);
+	dm->root = sb_detach(&sb);
+	char path[512];
+	snprintf(path, sizeof path, "%s/debug/plog", dm->root);
+	if (mkdirs(path) < 0)
+		return fail(dm, err, path);
+	snprintf(path, sizeof path, "%s/bin", dm->base);
+	if (mkdir(path, 0755) < 0)
+		return fail(dm, err, path);
+	find_sleep(dm);
 	dm->seed = (unsigned)getpid() ^ (unsigned)time(NULL);
-	dm->start = 0;
-	for (size_t i = 0; i < NKINDS; i++)
-		spawn(dm, &dm->procs[i], i, 0);
 	return dm;
 }
 
@@ -277,29 +406,23 @@ unsigned long long demo_step(struct demo *dm, unsigned long long now)
 		}
 		append(dm, p, sb.buf, sb.len);
 		sb_free(&sb);
-		/* Now and then a job ends and a new one starts. */
-		if (now - p->born > 90000 && rnd(dm) % 300 == 0)
+		/* A process that ended (killed from outside, or after its
+		 * day of sleep) starts again, as a job's launcher would. */
+		if (p->pid > 0 && waitpid(p->pid, NULL, WNOHANG) == p->pid)
 			spawn(dm, p, i, now);
 	}
 	dm->next = now + STEP_MS;
 	return dm->next;
 }
 
-static int remove_entry(const char *path, const struct stat *sb, int flag,
-			struct FTW *ftw)
-{
-	(void)sb;
-	(void)flag;
-	(void)ftw;
-	remove(path);
-	return 0;
-}
-
 void demo_free(struct demo *dm)
 {
 	if (!dm)
 		return;
-	nftw(dm->root, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	for (size_t i = 0; i < NKINDS; i++)
+		stop(&dm->procs[i]);
+	nftw(dm->base, remove_entry, 16, FTW_DEPTH | FTW_PHYS);
+	free(dm->base);
 	free(dm->root);
 	free(dm);
 }

@@ -1,6 +1,8 @@
 /* --demo: a temporary plog tree with an evolving, realistic workload
- * written into it (several processes, every incident class, rotations,
- * quiet and busy spells), removed on exit. */
+ * written into it (a job's ranks and a server, each a real process that
+ * runs as long as the demo, each on its own device; every incident
+ * class, rotations, quiet and busy spells), removed on exit with its
+ * processes. */
 #ifndef PLOGTOP_DEMO_H
 #define PLOGTOP_DEMO_H
 

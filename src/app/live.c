@@ -358,12 +358,23 @@ static void write_stream_header(struct live *lv)
 		lv->stop = 1;
 }
 
+/* The roots the header names: the local ones, else (only HOST:PATH
+ * arguments) the hosts' as named. */
 static void roots_text(struct live *lv)
 {
+	const struct options *o = lv->o;
+
 	for (size_t i = 0; i < lv->m.nroots; i++) {
 		if (i)
 			sb_adds(&lv->roots, ", ");
 		sanitize(&lv->roots, lv->m.roots[i], strlen(lv->m.roots[i]));
+	}
+	for (size_t i = 0; !lv->m.nroots && i < o->nhostpaths; i++) {
+		if (i)
+			sb_adds(&lv->roots, ", ");
+		sanitize(&lv->roots, o->host_names[i], strlen(o->host_names[i]));
+		sb_addc(&lv->roots, ':');
+		sanitize(&lv->roots, o->host_paths[i], strlen(o->host_paths[i]));
 	}
 }
 

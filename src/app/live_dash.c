@@ -21,7 +21,9 @@ static void dash_status_of(struct live *lv, struct dash_status *st)
 {
 	memset(st, 0, sizeof *st);
 	st->roots = sb_str(&lv->roots);
-	st->how = follower_how(lv->fw);
+	/* Only hosts: read over ssh, not by this host's watches. */
+	st->how = lv->m.nroots || !lv->o->nhostpaths ? follower_how(lv->fw)
+						     : "ssh";
 	st->since = lv->o->since_arg;
 	st->demo = lv->demo != NULL;
 	st->files = follower_files(lv->fw);

@@ -22,7 +22,7 @@
 
 #define CURSOR_EVERY_MS 1000
 /* A cursor line is at most REMOTE_LINE_MAX (1 MiB) with its wrapper. */
-#define CURSOR_MAX_BYTES ((1u << 20) - 64)
+#define CURSOR_MAX_BYTES ((1u << 20) - 192)
 
 static void say(void *ctx, const char *text)
 {
@@ -121,9 +121,13 @@ void live_cursor_write(struct live *lv, unsigned long long now, int force)
 		      follower_settled(lv->fw);
 	/* The identities as the positions leave them, before the cursor:
 	 * a host's processes, devices and leaks reach the fleet's model. */
+	/* What was read: a fleet's header shows its hosts' files and lines. */
+	struct stream_read rd = {
+		follower_files(lv->fw), lv->m.stats.lines, lv->m.stats.bytes
+	};
 	if (stream_identities(stdout, &lv->m, &lv->sent) < 0 ||
 	    stream_cursor(stdout, cur.buf, cur.len, left_out != 0,
-			  settled) < 0)
+			  settled, &rd) < 0)
 		lv->stop = 1;
 	sb_free(&cur);
 }

@@ -76,7 +76,8 @@ OPTION(MAX_WATCHES, "max-watches", 0, required_argument,
 OPTION(KEEP, "keep", 0, required_argument,
        N_("  --keep=N            --follow and the dashboard: keep the latest N\n"
 	   "                      incidents of each process for the detail view\n"
-	   "                      (default 100, 0 to 100000; 10000 in all at most)\n"))
+	   "                      (default 100, 0 to 100000; 10000 in all at most;\n"
+	   "                      their raw lines 4 MiB in all, oldest dropped first)\n"))
 OPTION(HOST_LIST, "host-list", 'H', required_argument,
        N_("  -H, --host-list=HOSTS  also read these hosts over ssh: a comma-separated\n"
 	   "                      list with pdsh ranges (node[01-16],gpu[1,3,5-7]),\n"

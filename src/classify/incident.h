@@ -46,6 +46,9 @@ struct incident {
 	struct rawline *raw;	/* may be dropped once no view needs it */
 	size_t nraw;
 	int raw_refs;		/* views that may still show the raw lines */
+	/* The live model let its raw lines go for its byte budget
+	 * (MODEL_RAW_BYTES): the detail says so. */
+	int raw_dropped;
 	/* Who it was: the logged (logical) device and the rank, valid when
 	 * their _from is not FROM_NONE.  model_add sets them (from the
 	 * incident's fields device_id and rank, else its process's identity,
@@ -61,6 +64,8 @@ struct incident {
 	int held_paths;		/* the model holds its paths */
 	struct dlink in_proc;	/* in its process's recent ones */
 	struct dlink in_kept;	/* in all recent ones */
+	struct dlink in_raw;	/* in those whose raw lines it keeps */
+	size_t raw_bytes;	/* what they take, counted while kept */
 };
 
 const char *incident_field(const struct incident *inc, const char *key);

@@ -59,6 +59,9 @@ struct fleet_host {
 	unsigned long long drop_due;	/* 0: no interval running */
 	size_t taken;			/* lines taken from the stream */
 	size_t taken_at_drop;		/* taken when the interval began */
+	/* Its last cursor's "read": lines and bytes since the plogtop
+	 * there started (fleet_take_cursor adds what is new to mh's). */
+	unsigned long long read_lines, read_bytes;
 };
 
 struct fleet {

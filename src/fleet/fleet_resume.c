@@ -150,6 +150,29 @@ int fleet_is_cursor(const struct jval *v)
 	return stream_cursor_read(v, &c);
 }
 
+/* What the host read, for the header: the files it follows now, and
+ * the lines and bytes it read, kept growing across its reconnects (a
+ * plogtop started again counts from 0). */
+static unsigned long long grown(unsigned long long now,
+				unsigned long long *last)
+{
+	unsigned long long d = now >= *last ? now - *last : now;
+
+	*last = now;
+	return d;
+}
+
+static void take_read(struct fleet_host *fh, const struct stream_read *rd)
+{
+	struct model_host *mh = fh->mh;
+	unsigned long long dl = grown(rd->lines, &fh->read_lines);
+
+	mh->files = rd->files;
+	mh->lines = dl > SIZE_MAX - mh->lines ? SIZE_MAX
+		    : mh->lines + (size_t)dl;
+	mh->bytes += grown(rd->bytes, &fh->read_bytes);
+}
+
 void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 		       const struct jval *v)
 {
@@ -162,6 +185,8 @@ void fleet_take_cursor(struct fleet *fl, struct fleet_host *fh,
 	/* "settled": nothing of the host's history is held back. */
 	if (c.settled)
 		fh->history_sent = 1;
+	if (c.has_read)
+		take_read(fh, &c.read);
 
 	/* Only a host that said it resumes is given its cursor back; any
 	 * other keeps every identity. */

@@ -10,8 +10,8 @@
  * --once keeps every process (its report is exact).  The mode is the
  * model's live flag, set once (model_set_live): the live modes also
  * keep, per process, the
- * latest incident (with its raw lines for the MODEL_RAW_PROCS most
- * recent processes) and the last `keep` ones (MODEL_KEPT_MAX in all),
+ * latest incident and the last `keep` ones (MODEL_KEPT_MAX in all), with
+ * the raw lines of every one of them within MODEL_RAW_BYTES,
  * per-minute counts for the last hour, and fold processes that are gone
  * and quiet (or beyond max_procs) into the totals. */
 #ifndef PLOGTOP_MODEL_H
@@ -29,10 +29,15 @@
 #define MODEL_KEEP_DEFAULT 100		/* --keep */
 #define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
 #define MODEL_MAX_PROCS 10000		/* processes tracked live */
-/* Processes whose latest incident keeps its raw lines (the detail
- * view's): the most recent ones.  Raw lines are most of an incident's
- * size, and a flood of one-off pids would otherwise hold 10,000 sets. */
-#define MODEL_RAW_PROCS 1000
+/* The raw lines (the detail's, l) of every kept incident, a process's
+ * latest and its last `keep`, are kept within this many bytes in all
+ * (the text, its line structure): beyond it the incidents kept longest
+ * ago let theirs go first, and the detail says so.  Raw lines are most
+ * of an incident's size (up to MAX_RAW lines of MAX_RAW_BYTES, 80 KiB;
+ * a usual chain's are 1 KiB), and the budget, not the bytes read or the
+ * incidents seen, bounds them: 4 MiB holds some 4,000 usual chains.
+ * Documented in README.md, plogtop(1) and --help, at --keep. */
+#define MODEL_RAW_BYTES (4u << 20)
 #define MODEL_FOLD_QUIET_MS (3600ULL * 1000)
 #define MODEL_WINDOW_MINUTES 60		/* per-minute counts kept */
 /* A log time further ahead of the reading host's clock than this is not
@@ -117,9 +122,6 @@ struct process {
 	size_t nminutes;
 	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
-	/* Its latest incident keeps its raw lines while the process is
-	 * among the MODEL_RAW_PROCS whose latest came most recently. */
-	struct dlink raw;		/* in model.raw */
 };
 
 struct problem {
@@ -194,8 +196,9 @@ struct model {
 	size_t max_procs;
 	unsigned long long fold_quiet_ms;
 	struct dlist kept;	/* recent incidents kept in all, oldest first */
-	struct dlist raw;	/* processes whose latest has raw lines,
-				 * latest first */
+	struct dlist raw;	/* kept incidents that keep their raw lines,
+				 * oldest first (MODEL_RAW_BYTES) */
+	size_t raw_bytes;	/* what their raw lines take */
 	struct minute *minutes;	/* all processes, the last hour */
 	size_t nminutes;
 	size_t folded_procs, folded_incidents;

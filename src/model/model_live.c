@@ -18,7 +18,7 @@
 		     (int)(MODEL_SKEW_USEC / USEC_PER_MIN))
 
 #define LRU_PROC(l) DLIST_ENTRY(l, struct process, lru)
-#define RAW_PROC(l) DLIST_ENTRY(l, struct process, raw)
+#define RAW_INC(l) DLIST_ENTRY(l, struct incident, in_raw)
 #define PROC_INC(l) DLIST_ENTRY(l, struct incident, in_proc)
 #define KEPT_INC(l) DLIST_ENTRY(l, struct incident, in_kept)
 
@@ -29,6 +29,59 @@ void model_touch(struct model *m, struct process *p)
 	dlist_push_front(&m->lru, &p->lru);
 }
 
+/* ---- raw lines of the kept incidents ---- */
+
+/* What a heap block costs beyond its bytes (glibc's chunk header and
+ * rounding, about): the budget is of memory, not of text. */
+#define ALLOC_COST 16
+
+/* What inc's raw lines take: their text and their structures. */
+static size_t raw_size(const struct incident *inc)
+{
+	size_t n = inc->nraw * sizeof *inc->raw + ALLOC_COST;
+
+	for (size_t i = 0; i < inc->nraw; i++)
+		n += strlen(inc->raw[i].text) + 1 + ALLOC_COST;
+	return n;
+}
+
+/* inc lets the raw lines the model kept go (the incident itself may
+ * stay); dropped: for the budget, which the detail says. */
+static void raw_let_go(struct model *m, struct incident *inc, int dropped)
+{
+	if (!dlist_has(&m->raw, &inc->in_raw))
+		return;
+	dlist_remove(&m->raw, &inc->in_raw);
+	m->raw_bytes -= inc->raw_bytes;
+	inc->raw_bytes = 0;
+	inc->raw_dropped = dropped;
+	model_release_raw(m, inc);
+}
+
+/* inc, just kept (a latest or a recent one), keeps its raw lines; those
+ * kept longest ago let theirs go while the budget is passed (the newest
+ * keeps its own, whatever their size: at most MAX_RAW lines). */
+static void raw_hold(struct model *m, struct incident *inc)
+{
+	if (dlist_has(&m->raw, &inc->in_raw) || !inc->nraw)
+		return;
+	inc->raw_refs++;
+	inc->raw_bytes = raw_size(inc);
+	m->raw_bytes += inc->raw_bytes;
+	dlist_push_back(&m->raw, &inc->in_raw);
+	while (m->raw_bytes > MODEL_RAW_BYTES && m->raw.n > 1)
+		raw_let_go(m, RAW_INC(m->raw.first), 1);
+}
+
+/* inc is no longer one of p's kept ones: neither its latest nor a
+ * recent one. */
+static void raw_unkept(struct model *m, struct process *p,
+		       struct incident *inc)
+{
+	if (inc != p->latest && !dlist_has(&p->recent, &inc->in_proc))
+		raw_let_go(m, inc, 0);
+}
+
 /* ---- recent incidents ---- */
 
 /* p: inc's process (inc->proc may already be cleared, see model_fold). */
@@ -36,6 +89,7 @@ static void unkeep(struct model *m, struct process *p, struct incident *inc)
 {
 	dlist_remove(&p->recent, &inc->in_proc);
 	dlist_remove(&m->kept, &inc->in_kept);
+	raw_unkept(m, p, inc);
 	model_unref(m, inc);
 }
 
@@ -112,27 +166,6 @@ static void add_minute(struct minute **v, size_t *n, long long min,
 	(*n)++;
 }
 
-/* ---- raw lines of the latest incidents ---- */
-
-/* p's latest lets its raw lines go (the incident itself stays). */
-static void raw_let_go(struct model *m, struct process *p)
-{
-	if (!dlist_has(&m->raw, &p->raw))
-		return;
-	dlist_remove(&m->raw, &p->raw);
-	model_release_raw(m, p->latest);
-}
-
-/* p's latest (just set) keeps its raw lines; the process whose latest
- * came longest ago lets them go when more than MODEL_RAW_PROCS hold. */
-static void raw_hold(struct model *m, struct process *p)
-{
-	p->latest->raw_refs++;
-	dlist_push_front(&m->raw, &p->raw);
-	if (m->raw.n > MODEL_RAW_PROCS)
-		raw_let_go(m, RAW_PROC(m->raw.last));
-}
-
 /* The order of incidents as counted: by when they count (a time far
  * ahead counts as of its reading), then the report's order. */
 static int counted_cmp(const struct incident *a, const struct incident *b)
@@ -148,16 +181,19 @@ void model_track(struct model *m, struct process *p, struct incident *inc,
 {
 	model_touch(m, p);
 	if (!p->latest || counted_cmp(inc, p->latest) >= 0) {
-		if (p->latest) {
-			raw_let_go(m, p);
-			model_unref(m, p->latest);
-		}
+		struct incident *old = p->latest;
 		p->latest = inc;
 		inc->refs++;
-		raw_hold(m, p);
+		raw_hold(m, inc);
+		if (old) {
+			raw_unkept(m, p, old);
+			model_unref(m, old);
+		}
 	}
-	if (m->keep)
+	if (m->keep) {
+		raw_hold(m, inc);
 		keep_recent(m, p, inc);
+	}
 	if (inc->at != LOGTIME_UNKNOWN) {
 		long long now_min = now / USEC_PER_MIN;
 		long long min = inc->at / USEC_PER_MIN;
@@ -272,8 +308,8 @@ static void forget_recent(struct model *m, struct process *p)
 		unkeep(m, p, PROC_INC(p->recent.first));
 	if (p->latest) {
 		struct incident *inc = p->latest;
-		raw_let_go(m, p);
 		p->latest = NULL;
+		raw_unkept(m, p, inc);
 		if (inc->refs > 1)
 			inc->proc = NULL;	/* a report's example */
 		model_unref(m, inc);

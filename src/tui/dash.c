@@ -101,6 +101,16 @@ static void draw_progress(struct dash *d, int y)
 	sb_free(&sb);
 }
 
+/* Lines read here and by the hosts (their cursor lines say it). */
+static unsigned long long lines_read(const struct model *m)
+{
+	unsigned long long n = m->stats.lines;
+
+	for (size_t i = 0; i < m->nhosts; i++)
+		n += m->hosts[i]->lines;
+	return n;
+}
+
 /* Lines read per second, from the second measure after the history:
  * the history's lines are no rate. */
 static void update_rate(struct dash *d)
@@ -116,14 +126,14 @@ static void update_rate(struct dash *d)
 		d->history_done_ms = (unsigned long long)now;
 	if (d->rate_ms < 0) {
 		d->rate_ms = now;
-		d->rate_lines = d->m->stats.lines;
+		d->rate_lines = lines_read(d->m);
 		return;
 	}
 	if (now - d->rate_ms >= 1000) {
-		d->lines_per_s = (double)(d->m->stats.lines - d->rate_lines) *
+		d->lines_per_s = (double)(lines_read(d->m) - d->rate_lines) *
 				 1000.0 / (double)(now - d->rate_ms);
 		d->rate_ms = now;
-		d->rate_lines = d->m->stats.lines;
+		d->rate_lines = lines_read(d->m);
 		d->rate_known = 1;
 	}
 }

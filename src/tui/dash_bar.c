@@ -9,6 +9,7 @@
 
 #include "dash_int.h"
 #include "sanitize.h"
+#include "textfit.h"
 
 /* "q quit", or "q:quit" compact (a narrow terminal). */
 static void key_item(const struct dash *d, size_t i, int compact,
@@ -116,14 +117,42 @@ void draw_key_bar(struct dash *d, int y)
 	key_bar_flow(d, 1, y);
 }
 
+/* s in width columns, whole when it fits, else cut after a word (or
+ * between two wide characters) with an ellipsis: never mid-word.  The
+ * whole text is in the messages view (e). */
+static void fit_words(const struct dash *d, struct strbuf *out,
+		      const char *s, int width)
+{
+	const char *ell = d->tui->utf8 ? "\u2026" : "...";
+	size_t w = width > 0 ? (size_t)width : 0;
+
+	if (text_width(s) <= w) {
+		sb_adds(out, s);
+		return;
+	}
+	if (w <= text_width(ell))
+		return;
+	size_t k = wrap_break(s, w - text_width(ell));
+	/* wrap_break cuts a word longer than the line where it must. */
+	while (k > 0 && (s[k - 1] == ' ' || s[k - 1] == ',' ||
+			 s[k - 1] == ':' || s[k - 1] == ';'))
+		k--;
+	sb_add(out, s, k);
+	sb_adds(out, ell);
+}
+
 /* The message line: the log's note, else its newest message that
- * arrived since the last key; NULL when none. */
+ * arrived since the last key, fitted to the width; NULL when none. */
 const char *message_line(const struct dash *d, char *buf, size_t n)
 {
 	const char *note = d->log ? msglog_note_text(d->log) : "";
+	struct strbuf sb = STRBUF_INIT;
+	int cols = d->tui->cols;
 
 	if (*note) {
-		snprintf(buf, n, " %s", note);
+		fit_words(d, &sb, note, cols - 1);
+		snprintf(buf, n, " %s", sb_str(&sb));
+		sb_free(&sb);
 		return buf;
 	}
 	if (!d->log || d->log->total <= d->log_seen || !d->log->n)
@@ -135,6 +164,9 @@ const char *message_line(const struct dash *d, char *buf, size_t n)
 	strftime(when, sizeof when, "%H:%M:%S", &tm);
 	if (d->log->total - d->log_seen > 1)
 		snprintf(more, sizeof more, _(L_MESSAGE_MORE), d->log->n);
-	snprintf(buf, n, " %s %s%s", when, m->text, more);
+	fit_words(d, &sb, m->text, cols - 2 - (int)text_width(when) -
+		  (int)text_width(more));
+	snprintf(buf, n, " %s %s%s", when, sb_str(&sb), more);
+	sb_free(&sb);
 	return buf;
 }

@@ -208,7 +208,9 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 			sb_addc(out, '\n');
 		}
 		if (!inc->nraw)
-			sb_addf(out, "\v%s\n", _(L_RAW_NOT_KEPT));
+			sb_addf(out, "\v%s\n", _(inc->raw_dropped
+						  ? L_RAW_DROPPED
+						  : L_RAW_NOT_KEPT));
 	} else {
 		fix_lines(d, inc, id, out);
 	}

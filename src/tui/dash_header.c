@@ -41,6 +41,9 @@ static void title_line(struct dash *d)
 			 t->utf8 ? "\u2026" : "...");
 		sb_free(&roots);
 	}
+	/* One space before how, whatever came before it. */
+	while (sb.len && sb.buf[sb.len - 1] == ' ')
+		sb.buf[--sb.len] = '\0';
 	sb_addf(&sb, " (%s)", st->how);
 	tui_text(t, 0, 0, t->cols - (int)text_width(right.buf), sb.buf,
 		 TI_HEADER, 0);
@@ -74,6 +77,19 @@ static size_t host_fields(struct dash *d, struct strbuf *f)
 		sb_free(&c);
 		break;
 	}
+	return n;
+}
+
+/* Files followed here and by the hosts that are up (their cursor lines
+ * say it): with only HOST:PATH roots, the hosts' files. */
+static size_t files_read(const struct dash *d)
+{
+	const struct model *m = d->m;
+	size_t n = d->st->files;
+
+	for (size_t i = 0; i < m->nhosts; i++)
+		if (m->hosts[i]->state == HOST_UP)
+			n += m->hosts[i]->files;
 	return n;
 }
 
@@ -130,7 +146,7 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	if (leaks)
 		sb_addf(&f[n++], _(L_LEAKS), leaks);
 	if (!st->cluster)
-		sb_addf(&f[n++], _(L_FILES), st->files);
+		sb_addf(&f[n++], _(L_FILES), files_read(d));
 	/* What was found and not read is never silent (see the report's
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)

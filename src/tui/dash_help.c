@@ -28,30 +28,30 @@ static void draw_help(struct dash *d, int y0, int height)
 	sb_free(&text);
 }
 
+/* Every message whole, wrapped to the terminal: the message line may
+ * have cut one short (after a word, with an ellipsis). */
 static void draw_messages(struct dash *d, int y0, int height)
 {
 	size_t n = d->log ? d->log->n : 0;
-	const char **lines = xcalloc(n + 1, sizeof *lines);
-	struct strbuf *sb = xcalloc(n + 1, sizeof *sb);
+	size_t width = d->tui->cols > 4 ? (size_t)d->tui->cols - 3 : 1;
+	struct strbuf text = STRBUF_INIT, one = STRBUF_INIT;
 
-	sb_adds(&sb[0], _(n ? L_MESSAGES_TITLE : L_MESSAGES_NONE));
-	lines[0] = sb_str(&sb[0]);
+	wrap_into(&text, _(n ? L_MESSAGES_TITLE : L_MESSAGES_NONE), width);
 	for (size_t i = 0; i < n; i++) {
 		const struct msg *m = msglog_get(d->log, i);
 		struct tm tm;
 		char when[16];
 		localtime_r(&m->when, &tm);
 		strftime(when, sizeof when, "%H:%M:%S", &tm);
-		sb_addf(&sb[i + 1], "%s  %s", when, m->text);
+		sb_reset(&one);
+		sb_addf(&one, "%s  %s", when, m->text);
 		if (m->repeats)
-			sb_addf(&sb[i + 1], " (x%u)", m->repeats + 1);
-		lines[i + 1] = sb_str(&sb[i + 1]);
+			sb_addf(&one, " (x%u)", m->repeats + 1);
+		wrap_into(&text, sb_str(&one), width);
 	}
-	draw_lines(d, y0 + 1, height - 1, lines, n + 1, TI_TITLE);
-	for (size_t i = 0; i <= n; i++)
-		sb_free(&sb[i]);
-	free(sb);
-	free(lines);
+	draw_text(d, y0 + 1, height - 1, &text);
+	sb_free(&one);
+	sb_free(&text);
 }
 
 static void draw_sort_menu(struct dash *d, int y0, int height)

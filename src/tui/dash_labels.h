@@ -33,6 +33,8 @@
 #define L_UNKNOWN_TIME N_("unknown time")
 #define L_RAW N_("Raw lines (o opens the file in $PAGER):")
 #define L_RAW_NOT_KEPT N_("(the raw lines were not kept)")
+#define L_RAW_DROPPED N_("(the raw lines were let go: plogtop keeps 4 MiB of " \
+			 "the newest incidents' lines)")
 #define L_FIX N_("What to do (l shows the raw lines):")
 #define L_MORE_BELOW N_("-- more below (j or Down) --")
 #define L_MORE_ABOVE N_("-- more above --")
@@ -51,7 +53,6 @@
 #define L_WINDOW_CLASSES N_("In the window (of the %zu incidents kept):")
 #define L_ALIVE_YES N_("yes")
 #define L_ALIVE_NO N_("no")
-#define L_ALIVE_DEMO N_("demo")
 #define L_MOUSE_ON N_("mouse on (m turns it off)")
 #define L_MOUSE_OFF N_("mouse off (m turns it on)")
 #define L_MESSAGE_MORE N_(" (e: all %zu messages)")

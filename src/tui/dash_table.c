@@ -132,9 +132,8 @@ static void draw_row(struct dash *d, const struct col_spec *spec, int y,
 			tui_clean(d->tui, &sb, *r->p->name ? r->p->name : "-");
 			break;
 		case C_ALIVE:
-			sb_adds(&sb, _(d->st->demo ? L_ALIVE_DEMO
-					   : r->alive ? L_ALIVE_YES
-					   : L_ALIVE_NO));
+			/* The demo's processes run: yes, as any. */
+			sb_adds(&sb, _(r->alive ? L_ALIVE_YES : L_ALIVE_NO));
 			break;
 		case C_TOTAL:
 			sb_addf(&sb, "%zu", r->total);

@@ -124,7 +124,7 @@ int stream_incident(FILE *out, const struct incident *inc,
 }
 
 int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
-		  int settled)
+		  int settled, const struct stream_read *rd)
 {
 	struct strbuf sb = STRBUF_INIT;
 
@@ -134,6 +134,9 @@ int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
 		sb_adds(&sb, ", \"partial\": true");
 	if (settled)
 		sb_adds(&sb, ", \"settled\": true");
+	if (rd)
+		sb_addf(&sb, ", \"read\": {\"files\": %zu, \"lines\": %llu, "
+			"\"bytes\": %llu}", rd->files, rd->lines, rd->bytes);
 	sb_addc(&sb, '}');
 	return put_line(out, &sb);
 }
@@ -244,6 +247,31 @@ int stream_header_read(const struct jval *v, int *resumes,
 	return 0;
 }
 
+/* A count of "read": a whole number from 0 up (hostile input). */
+static int count_of(const struct jval *o, const char *key,
+		    unsigned long long *out)
+{
+	const struct jval *n = json_get(o, key);
+
+	if (!n || n->type != J_NUMBER || !n->is_int || n->integer < 0)
+		return 0;
+	*out = (unsigned long long)n->integer;
+	return 1;
+}
+
+static int read_counts(const struct jval *o, struct stream_read *rd)
+{
+	unsigned long long files;
+
+	memset(rd, 0, sizeof *rd);
+	if (!o || o->type != J_OBJECT || !count_of(o, "files", &files) ||
+	    !count_of(o, "lines", &rd->lines) ||
+	    !count_of(o, "bytes", &rd->bytes) || files > SIZE_MAX)
+		return 0;
+	rd->files = (size_t)files;
+	return 1;
+}
+
 int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c)
 {
 	const char *type = json_get_str(v, "type");
@@ -254,6 +282,7 @@ int stream_cursor_read(const struct jval *v, struct stream_cursor_line *c)
 	c->cursor = cursor && cursor->type == J_OBJECT ? cursor : NULL;
 	c->partial = is_true(json_get(v, "partial"));
 	c->settled = is_true(json_get(v, "settled"));
+	c->has_read = read_counts(json_get(v, "read"), &c->read);
 	return 1;
 }
 

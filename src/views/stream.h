@@ -29,10 +29,19 @@ struct stream_opts {
 int stream_header(FILE *out, const char *version, const char *host);
 int stream_incident(FILE *out, const struct incident *inc,
 		    const struct stream_opts *so);
+/* What the stream's plogtop has read so far, said beside its cursor
+ * ("read": {"files": N, "lines": N, "bytes": N}) so that a plogtop
+ * reading hosts shows their files and lines. */
+struct stream_read {
+	size_t files;			/* followed now */
+	unsigned long long lines, bytes;	/* read since it started */
+};
+
 /* The cursor (positions_json's object, len bytes); partial: files were
- * left out of it; settled: nothing of the history is held back. */
+ * left out of it; settled: nothing of the history is held back; rd (or
+ * NULL) what was read. */
 int stream_cursor(FILE *out, const char *cursor, size_t len, int partial,
-		  int settled);
+		  int settled, const struct stream_read *rd);
 
 /* --hello only: an identity line for each local identity that changed
  * since the last call ({"type": "identity", "identity": {ident_state.h's
@@ -61,6 +70,8 @@ int stream_header_read(const struct jval *v, int *resumes,
 struct stream_cursor_line {
 	const struct jval *cursor;	/* the object to give back, or NULL */
 	int partial, settled;		/* as stream_cursor writes them */
+	int has_read;			/* an older plogtop's has no "read" */
+	struct stream_read read;
 };
 
 /* 1 with its parts when v is a cursor line, else 0 (an incident). */

@@ -267,48 +267,76 @@ static void add_raw(struct incident *inc, const char *text)
 	inc->nraw = 1;
 }
 
-/* The latest incident of only the most recent MODEL_RAW_PROCS processes
- * keeps its raw lines; the others keep their latest without them, and a
- * process that fails again gets them back. */
-static void test_raw_lines_of_recent_processes(void **state)
+/* Raw lines of 50,000 bytes: 4 MiB holds 83 incidents' worth. */
+#define BIG_RAW 50000
+
+static struct incident *big(long pid, logtime_t t, char fill)
+{
+	char *text = xcalloc(1, BIG_RAW + 1);
+	struct incident *inc = make(pid, "p", RES_STREAM, t, NULL);
+
+	memset(text, fill, BIG_RAW);
+	add_raw(inc, text);
+	free(text);
+	return inc;
+}
+
+/* Every kept incident (a process's latest and its last `keep`) keeps its
+ * raw lines, not only the latest, within MODEL_RAW_BYTES in all: beyond
+ * it the incidents kept longest ago let theirs go (and say so), however
+ * much is read; those let go as no longer kept leave the budget. */
+static void test_raw_lines_within_a_budget(void **state)
 {
 	struct model m;
 	logtime_t now = logtime_now();
+	/* The text, its structure, and what each heap block costs. */
+	size_t per = BIG_RAW + 1 + sizeof(struct rawline) + 2 * 16;
 
 	(void)state;
-	live_model(&m, 1);
-	for (long i = 0; i < MODEL_RAW_PROCS + 10; i++) {
-		struct incident *inc = make(DEAD_PID + i, "p", RES_STREAM,
-					    now + i, NULL);
-		add_raw(inc, "line");
-		model_add(&m, inc, READ_BEFORE);
+	live_model(&m, 3);
+	/* Five processes, three incidents each: all fit. */
+	for (long i = 0; i < 15; i++)
+		model_add(&m, big(DEAD_PID + i % 5, now + i, 'a'), READ_BEFORE);
+	assert_int_equal(m.raw.n, 15);
+	assert_int_equal(m.raw_bytes, 15 * per);
+	for (size_t i = 0; i < m.nprocs; i++)
+		for (const struct incident *inc = model_first_recent(m.procs[i]);
+		     inc; inc = model_next_recent(inc))
+			assert_int_equal(inc->nraw, 1);
+	/* A fourth for each: its oldest is no longer kept, nor its lines. */
+	for (long i = 15; i < 20; i++)
+		model_add(&m, big(DEAD_PID + i % 5, now + i, 'b'), READ_BEFORE);
+	assert_int_equal(m.raw.n, 15);
+	assert_int_equal(m.raw_bytes, 15 * per);
+	/* Ten times the budget read: the budget holds, the newest keep
+	 * theirs, the oldest kept let theirs go and say so. */
+	for (long i = 20; i < 20 + 10 * (long)(MODEL_RAW_BYTES / per); i++)
+		model_add(&m, big(DEAD_PID + 5 + i % 200, now + i, 'c'),
+			  READ_BEFORE);
+	assert_true(m.raw_bytes <= MODEL_RAW_BYTES);
+	assert_int_equal(m.raw.n, MODEL_RAW_BYTES / per);
+	size_t with = 0, dropped = 0;
+	for (const struct dlink *l = m.kept.first; l; l = l->next) {
+		const struct incident *inc =
+			DLIST_ENTRY(l, struct incident, in_kept);
+		with += inc->nraw == 1;
+		dropped += inc->raw_dropped && !inc->nraw;
 	}
-	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
-	/* The first is also the report's example, which keeps its own. */
-	for (size_t i = 1; i < m.nprocs; i++) {
-		const struct process *p = m.procs[i];
-		assert_non_null(p->latest);
-		assert_int_equal(p->latest->nraw,
-				 p->pid < DEAD_PID + 10 ? 0 : 1);
-	}
-	struct incident *inc = make(DEAD_PID, "p", RES_STREAM, now + 5000,
-				    NULL);
-	add_raw(inc, "again");
-	model_add(&m, inc, READ_BEFORE);
-	assert_int_equal(m.raw.n, MODEL_RAW_PROCS);
-	assert_int_equal(m.procs[0]->latest->nraw, 1);
-	assert_string_equal(m.procs[0]->latest->raw[0].text, "again");
-	/* The least recent of the others let theirs go. */
-	assert_int_equal(m.procs[10]->latest->nraw, 0);
-	assert_int_equal(m.procs[11]->latest->nraw, 1);
-	/* Folded processes give their places back (all but the one whose
-	 * incident its caller may still show). */
+	assert_int_equal(with, m.raw.n);
+	assert_int_equal(with + dropped, m.kept.n);
+	const struct incident *newest =
+		DLIST_ENTRY(m.kept.last, struct incident, in_kept);
+	assert_int_equal(newest->nraw, 1);
+	assert_int_equal(newest->raw[0].text[0], 'c');
+	/* Folded processes give their bytes back. */
 	fake_now += MODEL_FOLD_QUIET_MS + 1000;
 	model_maintain(&m);
 	assert_int_equal(m.nprocs, 1);
-	assert_int_equal(m.raw.n, 1);
-	assert_ptr_equal(m.raw.first, &m.procs[0]->raw);
-	assert_ptr_equal(m.raw.last, &m.procs[0]->raw);
+	assert_true(m.raw.n <= 3);
+	size_t left = 0;
+	for (const struct dlink *l = m.raw.first; l; l = l->next)
+		left += DLIST_ENTRY(l, struct incident, in_raw)->raw_bytes;
+	assert_int_equal(m.raw_bytes, left);
 	model_free(&m);
 }
 
@@ -715,7 +743,7 @@ int main(void)
 		cmocka_unit_test(test_past_times_do_not_break_windows),
 		cmocka_unit_test(test_future_times_sort_when_read),
 		cmocka_unit_test(test_recent_and_latest),
-		cmocka_unit_test(test_raw_lines_of_recent_processes),
+		cmocka_unit_test(test_raw_lines_within_a_budget),
 		cmocka_unit_test(test_kept_in_all_is_bounded),
 		cmocka_unit_test(test_quiet_dead_processes_fold),
 		cmocka_unit_test(test_cap_keeps_prom_exact),

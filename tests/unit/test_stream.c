@@ -71,7 +71,7 @@ static void test_cursor(void **state)
 	struct stream_cursor_line c;
 
 	(void)state;
-	WRITTEN(buf, len, stream_cursor(out, "{\"files\": []}", 13, 1, 0));
+	WRITTEN(buf, len, stream_cursor(out, "{\"files\": []}", 13, 1, 0, NULL));
 	assert_string_equal(buf, "{\"type\": \"cursor\", \"cursor\": "
 			    "{\"files\": []}, \"partial\": true}\n");
 	parse(buf, len, &v);
@@ -83,13 +83,35 @@ static void test_cursor(void **state)
 	jval_free(&v);
 	free(buf);
 
-	WRITTEN(buf, len, stream_cursor(out, "{}", 2, 0, 1));
+	WRITTEN(buf, len, stream_cursor(out, "{}", 2, 0, 1, NULL));
 	parse(buf, len, &v);
 	assert_int_equal(stream_cursor_read(&v, &c), 1);
 	assert_int_equal(c.partial, 0);
 	assert_int_equal(c.settled, 1);
+	assert_int_equal(c.has_read, 0);	/* as an older plogtop's */
 	jval_free(&v);
 	free(buf);
+
+	/* What the host read, for a fleet's header; a bad count is none. */
+	struct stream_read rd = { 34, 1200, 99000 };
+	WRITTEN(buf, len, stream_cursor(out, "{}", 2, 0, 0, &rd));
+	assert_string_equal(buf, "{\"type\": \"cursor\", \"cursor\": {}, "
+			    "\"read\": {\"files\": 34, \"lines\": 1200, "
+			    "\"bytes\": 99000}}\n");
+	parse(buf, len, &v);
+	assert_int_equal(stream_cursor_read(&v, &c), 1);
+	assert_int_equal(c.has_read, 1);
+	assert_int_equal(c.read.files, 34);
+	assert_int_equal(c.read.lines, 1200);
+	assert_int_equal(c.read.bytes, 99000);
+	jval_free(&v);
+	free(buf);
+	static const char bad[] = "{\"type\": \"cursor\", \"cursor\": {}, "
+		"\"read\": {\"files\": -1, \"lines\": 1, \"bytes\": 1}}";
+	parse(bad, sizeof bad - 1, &v);
+	assert_int_equal(stream_cursor_read(&v, &c), 1);
+	assert_int_equal(c.has_read, 0);
+	jval_free(&v);
 
 	parse("{\"pid\": 1}", 10, &v);
 	assert_int_equal(stream_cursor_read(&v, &c), 0);	/* an incident */
