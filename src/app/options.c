@@ -10,6 +10,7 @@
 #include "model.h"
 #include "msglog.h"
 #include "options.h"
+#include "options_json.h"
 #include "options_listen.h"
 #include "sanitize.h"
 #include "strbuf.h"
@@ -41,9 +42,9 @@ static const char *const usage_text[] = {
 	   "                      when it is complete; until interrupted.  A PATH\n"
 	   "                      not there yet, or removed and made again, is\n"
 	   "                      waited for\n"),
-	N_("  --format=FORMAT     --once: text (default) or json;\n"
-	   "                      --follow: text (default, a line per incident) or\n"
-	   "                      ndjson (a JSON object per line)\n"),
+	N_("  --format=FORMAT     --once: text (default), json or ndjson (an incident\n"
+	   "                      a line, then a summary line); --follow: text\n"
+	   "                      (default, a line per incident) or ndjson\n"),
 	N_("  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
 	   "                      auto off\n"),
 	N_("  --rules=FILE        add the rules in FILE to the built-in ones\n"
@@ -81,6 +82,7 @@ static const char *const usage_text[] = {
 	   "                      (default 120)\n"),
 	N_("  --hello             --follow --format=ndjson: start with a header line\n"
 	   "                      (schema plogtop.stream): what another plogtop reads\n"),
+	json_usage_text,
 	N_("  --state=FILE        remember what was counted and where each file was\n"
 	   "                      read to: counters never fall, and a restart goes\n"
 	   "                      on from there (see State in the README)\n"),
@@ -190,6 +192,7 @@ static const struct option long_options[] = {
 	{ "listen-cert", required_argument, NULL, OPT_LISTEN_CERT },
 	{ "listen-key", required_argument, NULL, OPT_LISTEN_KEY },
 	{ "listen-auth", required_argument, NULL, OPT_LISTEN_AUTH },
+	JSON_LONG_OPTIONS,
 	{ "help", no_argument, NULL, 'h' },
 	{ "version", no_argument, NULL, 'V' },
 	{ NULL, 0, NULL, 0 },
@@ -343,7 +346,7 @@ static int *flag_option(struct options *o, int c)
 	case OPT_DEMO:
 		return &o->demo;
 	default:
-		return NULL;
+		return json_flag_option(o, c);
 	}
 }
 
@@ -380,7 +383,7 @@ static const char **word_option(struct options *o, int c, const char **what)
 		*what = N_("--from-prometheus needs a URL:");
 		return &o->from_prometheus;
 	default:
-		return listen_word_option(o, c, what);
+		return json_word_option(o, c, what);
 	}
 }
 
@@ -532,9 +535,6 @@ int options_parse(struct options *o, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	if (o->format == FORMAT_NDJSON && !o->follow)
-		return usage_error("--format=ndjson is for --follow; with "
-				   "--once use", "--format=json");
 	if (o->format == FORMAT_JSON && o->follow)
 		return usage_error("--follow writes one incident a line: use",
 				   "--format=ndjson");
@@ -550,7 +550,7 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "PATH");
 	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
 		return usage_error("--hello is for", "--follow --format=ndjson");
-	if (listen_options_check(o))
+	if (listen_options_check(o) || json_options_check(o))
 		return 2;
 	o->want_colour = terminal_dashboard_colour(o->color);
 	for (int i = optind; i < argc; i++) {
