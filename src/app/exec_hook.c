@@ -21,7 +21,8 @@ struct exec_hook {
 	const char *host;
 	struct msglog *log;
 	int no_fix, history, live;
-	unsigned long long skipped;	/* of the history, not asked for */
+	int (*of_history)(void *ctx, const struct incident *inc);
+	void *ctx;
 };
 
 struct exec_hook *exec_hook_new(const struct options *o,
@@ -53,10 +54,9 @@ void exec_hook_on_incident(void *hook, const struct incident *inc)
 	/* Not counted (--since): no command either. */
 	if (!inc->proc)
 		return;
-	if (!h->live && !h->history) {
-		h->skipped++;
+	/* A chain the history left open completes after its end. */
+	if (!h->history && (!h->live || h->of_history(h->ctx, inc)))
 		return;
-	}
 	struct strbuf in = STRBUF_INIT;
 	exec_view_input(&in, inc, h->cat, h->no_fix);
 	size_t len = in.len;
@@ -65,10 +65,15 @@ void exec_hook_on_incident(void *hook, const struct incident *inc)
 		 exec_view_what(inc), monotonic_ms());
 }
 
-void exec_hook_live(struct exec_hook *h)
+void exec_hook_live(struct exec_hook *h,
+		    int (*of_history)(void *ctx, const struct incident *inc),
+		    void *ctx)
 {
-	if (h)
+	if (h) {
 		h->live = 1;
+		h->of_history = of_history;
+		h->ctx = ctx;
+	}
 }
 
 void exec_hook_step(struct exec_hook *h, unsigned long long now)

@@ -18,8 +18,12 @@ struct exec_hook *exec_hook_new(const struct options *o,
 				struct msglog *log);
 /* The model_watch view (ctx the hook). */
 void exec_hook_on_incident(void *hook, const struct incident *inc);
-/* The history is read: from now on each incident runs the command. */
-void exec_hook_live(struct exec_hook *h);
+/* The history is read: from now on each incident runs the command but
+ * those of_history(ctx, inc) says are the history's (a chain it left
+ * open); before, none does (unless --exec-history). */
+void exec_hook_live(struct exec_hook *h,
+		    int (*of_history)(void *ctx, const struct incident *inc),
+		    void *ctx);
 void exec_hook_step(struct exec_hook *h, unsigned long long now);
 int exec_hook_timeout(const struct exec_hook *h, unsigned long long now);
 /* At the end: what waits is run, what runs waited for, at most 10 s;

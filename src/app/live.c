@@ -247,12 +247,23 @@ static int loop_timeout(const struct live *lv, unsigned long long now,
 	return timeout;
 }
 
+/* --exec: whether an incident is of what the files held at the start
+ * (a host's are all new). */
+static int of_history(void *ctx, const struct incident *inc)
+{
+	const struct live *lv = ctx;
+
+	return !inc->host && follower_of_history(lv->fw, inc->file, inc->line);
+}
+
 /* The history is read: the prom file, the state and a cursor line are
  * due. */
 static void history_read(struct live *lv, unsigned long long now)
 {
 	prom_history_read(lv, now);
-	exec_hook_live(lv->exec);	/* --exec: new incidents from now */
+	/* --exec: new incidents from now. */
+	follower_mark_history_end(lv->fw);
+	exec_hook_live(lv->exec, of_history, lv);
 	live_state_write(lv, now, 1);
 	live_cursor_write(lv, now, 1);
 }

@@ -101,7 +101,7 @@ static void say_held(struct runq *q, unsigned long long now, int always)
 	    (!always && q->held_said && now < q->held_said_at + HELD_SAY_MS))
 		return;
 	struct strbuf msg = STRBUF_INIT;
-	sb_addf(&msg, _("%s: %llu incidents held back, not run (at most %d "
+	sb_addf(&msg, _("%s: held back so far, not run: %llu (at most %d "
 			"at once, %d a minute, %d waiting)"), q->name,
 		q->c.held_back, RUNQ_RUNNING, RUNQ_PER_MINUTE, RUNQ_WAITING);
 	msglog_add(q->log, msg.buf);
