@@ -10,8 +10,8 @@
 #include "strbuf.h"
 
 const char json_usage_text[] = N_(
-"  --no-fix            JSON and ndjson: each incident's \"fix\" is null (the\n"
-"                      fix is the same text for every incident of a class)\n"
+"  --no-fix            JSON, ndjson and --exec: each incident's \"fix\" is null\n"
+"                      (the fix is the same text for each incident of a class)\n"
 "  --exec=COMMAND      --follow and the dashboard: run COMMAND (split at\n"
 "                      spaces, no shell) for each incident completed after\n"
 "                      the start, the incident as JSON on its standard input\n"
@@ -56,7 +56,7 @@ int json_options_check(const struct options *o)
 	if (o->format == FORMAT_NDJSON && o->from_prometheus)
 		return usage(_("--from-prometheus writes text or "
 			       "--format=json"));
-	if (o->no_fix && o->format == FORMAT_TEXT)
+	if (o->no_fix && o->format == FORMAT_TEXT && !o->exec_cmd)
 		return usage(_("--no-fix is for --format=json and "
 			       "--format=ndjson"));
 	if (o->exec_history && !o->exec_cmd)

@@ -207,8 +207,8 @@ int logtime_utc_offset(logtime_t t, long *off)
 	if (!gmtime_r(&secs, &tm))
 		return -1;
 	tm.tm_isdst = -1;
-	if (mktime(&tm) == (time_t)-1 && tm.tm_year < 70)
-		return -1;
+	if (mktime(&tm) == (time_t)-1)
+		return -1;	/* before 1971 a log time is unknown anyway */
 	*off = tm.tm_gmtoff;
 	return *off >= -LOGTIME_OFFSET_MAX && *off <= LOGTIME_OFFSET_MAX
 	       ? 0 : -1;
