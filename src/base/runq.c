@@ -311,17 +311,29 @@ void runq_step(struct runq *q, unsigned long long now)
 	say_held(q, now, 0);
 }
 
+/* Milliseconds from now to due (0 when past). */
+static long long until(unsigned long long due, unsigned long long now)
+{
+	return due > now ? (long long)(due - now) : 0;
+}
+
 int runq_timeout(const struct runq *q, unsigned long long now)
 {
-	if (!q || (!q->nrun && !q->nwait &&
-		   q->c.held_back == q->held_said))
+	long long t = -1;
+
+	if (!q)
 		return -1;
-	if (q->nrun || q->c.held_back != q->held_said)
+	if (q->nrun)
 		return TICK_MS;
+	/* A "held back" not said yet: when it may be. */
+	if (q->c.held_back != q->held_said)
+		t = until(q->held_said_at + HELD_SAY_MS, now);
 	/* Waiting for the rate: until the oldest start is a minute old. */
-	unsigned long long due = q->starts[q->sfirst] + 60000;
-	return due > now ? (int)(due - now < TICK_MS ? TICK_MS : due - now)
-			 : 0;
+	if (q->nwait) {
+		long long r = until(q->starts[q->sfirst] + 60000, now);
+		t = t < 0 || r < t ? r : t;
+	}
+	return t < 0 ? -1 : (int)t;
 }
 
 void runq_finish(struct runq *q, unsigned long long deadline_ms)
