@@ -44,7 +44,8 @@ static void on_incident(void *ctx, const struct incident *inc)
 		return;
 	/* A fleet's lines start with the host. */
 	struct stream_opts so = { lv->o->format == FORMAT_NDJSON,
-				  lv->fleet != NULL, lv->cat, lv->host };
+				  lv->fleet != NULL, lv->cat, lv->host,
+				  lv->o->no_fix };
 	if (stream_incident(stdout, inc, &so) < 0)
 		lv->stop = 1;
 }
@@ -239,10 +240,20 @@ static int loop_timeout(const struct live *lv, unsigned long long now,
 	timeout = min_timeout(timeout, live_state_timeout(lv, now));
 	timeout = min_timeout(timeout, npusmi_run_timeout(lv->npu, now));
 	timeout = min_timeout(timeout, live_listen_timeout(lv, now));
+	timeout = min_timeout(timeout, exec_hook_timeout(lv->exec, now));
 	if (lv->demo)
 		timeout = min_timeout(timeout, demo_due > now
 				      ? (int)(demo_due - now) : 0);
 	return timeout;
+}
+
+/* --exec: whether an incident is of what the files held at the start
+ * (a host's are all new). */
+static int of_history(void *ctx, const struct incident *inc)
+{
+	const struct live *lv = ctx;
+
+	return !inc->host && follower_of_history(lv->fw, inc->file, inc->line);
 }
 
 /* The history is read: the prom file, the state and a cursor line are
@@ -250,6 +261,9 @@ static int loop_timeout(const struct live *lv, unsigned long long now,
 static void history_read(struct live *lv, unsigned long long now)
 {
 	prom_history_read(lv, now);
+	/* --exec: new incidents from now. */
+	follower_mark_history_end(lv->fw);
+	exec_hook_live(lv->exec, of_history, lv);
 	live_state_write(lv, now, 1);
 	live_cursor_write(lv, now, 1);
 }
@@ -279,6 +293,7 @@ static void loop_step(struct live *lv, const struct pollfd *p, size_t np,
 	model_maintain(&lv->m);
 	write_prom(lv, now, 0);
 	live_listen_step(lv, now);
+	exec_hook_step(lv->exec, now);	/* never blocks */
 	if (!follower_reading_history(lv->fw)) {
 		live_state_write(lv, now, 0);
 		live_cursor_write(lv, now, 0);
@@ -431,6 +446,8 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	msglog_attach(&lv->log, lv->dashboard);
 	model_set_live(&lv->m, o->keep);
 	model_watch(&lv->m, on_incident, lv);
+	if ((lv->exec = exec_hook_new(o, lv->cat, lv->host, &lv->log)))
+		model_watch(&lv->m, exec_hook_on_incident, lv->exec);
 	prom_counts_init(&lv->prom, &lv->m);
 	/* --since=now means: start at the end of every file. */
 	int skip = o->since_arg && strcmp(o->since_arg, "now") == 0;
@@ -472,6 +489,7 @@ static void live_end(struct live *lv)
 		follower_flush(lv->fw);
 	else
 		follower_flush_gone(lv->fw);
+	exec_hook_finish(lv->exec);
 	live_state_write(lv, monotonic_ms(), 1);
 	live_cursor_write(lv, monotonic_ms(), 1);
 	write_prom(lv, monotonic_ms(), 1);
@@ -532,6 +550,7 @@ static void live_close(struct live *lv)
 	dash_free(lv->dash);
 	live_listen_stop(lv);
 	npusmi_run_free(lv->npu);
+	exec_hook_free(lv->exec);
 	fleet_free(lv->fleet);
 	follower_free(lv->fw);
 	demo_free(lv->demo);

@@ -7,6 +7,7 @@
 
 #include "catalog.h"
 #include "dash.h"
+#include "exec_hook.h"
 #include "demo.h"
 #include "fleet.h"
 #include "follow.h"
@@ -30,6 +31,7 @@ struct live {
 	struct follower *fw;
 	struct fleet *fleet;	/* hosts read over ssh, or NULL */
 	struct npusmi_run *npu;	/* npu-smi info, or NULL (npusmi_run.h) */
+	struct exec_hook *exec;	/* --exec, or NULL (exec_hook.h) */
 	char host[256];
 	int stop;		/* the output was closed, or a write failed */
 	unsigned long long prom_gen, prom_at;

@@ -21,6 +21,7 @@
 #include "msglog.h"
 #include "once.h"
 #include "options.h"
+#include "options_json.h"
 #include "options_listen.h"
 #include "readall.h"
 #include "rules.h"
@@ -167,6 +168,8 @@ static int run(const struct options *o, struct ruleset *rs,
 	case MODE_ONCE:
 		if (o->listen)
 			return listen_needs_watching();
+		if (o->exec_cmd)
+			return exec_needs_watching();
 		break;
 	}
 	if (check_default_root(o) < 0)

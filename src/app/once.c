@@ -144,7 +144,7 @@ static int begin(struct once *on, const struct options *o,
 		 const struct catalog *cat)
 {
 	on->o = o;
-	on->json = o->format == FORMAT_JSON;
+	on->json = o->format == FORMAT_JSON || o->format == FORMAT_NDJSON;
 	on->err = (struct strbuf)STRBUF_INIT;
 	model_init(&on->m);
 	model_set_job(&on->m, o->job);
@@ -164,6 +164,7 @@ static int begin(struct once *on, const struct options *o,
 		.color = terminal_report_colour(o->color), .width = 80,
 		.state_file = o->state_file,
 		.counted_since = on->m.counted_since,
+		.no_fix = o->no_fix, .ndjson = o->format == FORMAT_NDJSON,
 	};
 	if (on->json)
 		json_begin(on);

@@ -39,9 +39,9 @@ OPTION(FOLLOW, "follow", 0, no_argument,
 	   "                      not there yet, or removed and made again, is\n"
 	   "                      waited for\n"))
 OPTION(FORMAT, "format", 0, required_argument,
-       N_("  --format=FORMAT     --once: text (default) or json;\n"
-	   "                      --follow: text (default, a line per incident) or\n"
-	   "                      ndjson (a JSON object per line)\n"))
+       N_("  --format=FORMAT     --once: text (default), json or ndjson (an incident\n"
+	   "                      a line, then a summary line); --follow: text\n"
+	   "                      (default, a line per incident) or ndjson\n"))
 OPTION(COLOR, "color", 0, required_argument,
        N_("  --color=WHEN        auto (default), always or never; NO_COLOR turns\n"
 	   "                      auto off\n"))
@@ -98,6 +98,18 @@ OPTION(HOST_TIMEOUT, "host-timeout", 0, required_argument,
 OPTION(HELLO, "hello", 0, no_argument,
        N_("  --hello             --follow --format=ndjson: start with a header line\n"
 	   "                      (schema plogtop.stream): what another plogtop reads\n"))
+OPTION(NO_FIX, "no-fix", 0, no_argument,
+       N_("  --no-fix            JSON, ndjson and --exec: each incident's \"fix\" is null\n"
+	   "                      (the fix is the same text for each incident of a class)\n"
+	   "  --exec=COMMAND      --follow and the dashboard: run COMMAND (split at\n"
+	   "                      spaces, no shell) for each incident completed after\n"
+	   "                      the start, the incident as JSON on its standard input\n"
+	   "                      and PLOGTOP_* variables; at most 4 at once and 60 a\n"
+	   "                      minute (what waits beyond 64 is counted and said)\n"
+	   "  --exec-history      --exec also for the incidents of what the files held\n"
+	   "                      at the start\n"))
+OPTION(EXEC, "exec", 0, required_argument, NULL)
+OPTION(EXEC_HISTORY, "exec-history", 0, no_argument, NULL)
 OPTION(STATE, "state", 0, required_argument,
        N_("  --state=FILE        remember what was counted and where each file was\n"
 	   "                      read to: counters never fall, and a restart goes\n"

@@ -14,6 +14,7 @@
 #include "msglog.h"
 #include "options.h"
 #include "option_table.h"
+#include "options_json.h"
 #include "options_listen.h"
 #include "sanitize.h"
 #include "strbuf.h"
@@ -174,7 +175,7 @@ static int *flag_option(struct options *o, int c)
 	case OPT_DEMO:
 		return &o->demo;
 	default:
-		return NULL;
+		return json_flag_option(o, c);
 	}
 }
 
@@ -211,7 +212,7 @@ static const char **word_option(struct options *o, int c, const char **what)
 		*what = N_("--from-prometheus needs a URL:");
 		return &o->from_prometheus;
 	default:
-		return listen_word_option(o, c, what);
+		return json_word_option(o, c, what);
 	}
 }
 
@@ -363,9 +364,6 @@ int options_parse(struct options *o, int argc, char **argv)
 		if (rc)
 			return rc;
 	}
-	if (o->format == FORMAT_NDJSON && !o->follow)
-		return usage_error("--format=ndjson is for --follow; with "
-				   "--once use", "--format=json");
 	if (o->format == FORMAT_JSON && o->follow)
 		return usage_error("--follow writes one incident a line: use",
 				   "--format=ndjson");
@@ -381,7 +379,7 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "PATH");
 	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
 		return usage_error("--hello is for", "--follow --format=ndjson");
-	if (listen_options_check(o))
+	if (listen_options_check(o) || json_options_check(o))
 		return 2;
 	o->want_colour = terminal_dashboard_colour(o->color);
 	for (int i = optind; i < argc; i++) {

@@ -46,6 +46,9 @@ struct options {
 	const char *from_prometheus;	/* --from-prometheus: its URL */
 	/* --listen=[ADDR]:PORT: serve /metrics; TLS and basic auth. */
 	const char *listen, *listen_cert, *listen_key, *listen_auth;
+	/* options_json.c: --no-fix, --exec=CMD, --exec-history. */
+	int no_fix, exec_history;
+	const char *exec_cmd;
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was

@@ -47,6 +47,12 @@ static int attributes(posix_spawnattr_t *at)
 
 int child_spawn(pid_t *pid, char *const argv[], int in, int out, int err)
 {
+	return child_spawn_env(pid, argv, environ, in, out, err);
+}
+
+int child_spawn_env(pid_t *pid, char *const argv[], char *const envp[],
+		    int in, int out, int err)
+{
 	posix_spawn_file_actions_t fa;
 	posix_spawnattr_t at;
 	int rc;
@@ -60,7 +66,7 @@ int child_spawn(pid_t *pid, char *const argv[], int in, int out, int err)
 	}
 	if (!(rc = file_actions(&fa, in, out, err)) &&
 	    !(rc = attributes(&at)))
-		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, environ);
+		rc = posix_spawnp(pid, argv[0], &fa, &at, argv, envp);
 	posix_spawn_file_actions_destroy(&fa);
 	posix_spawnattr_destroy(&at);
 	if (rc)

@@ -12,5 +12,8 @@
  * blocks or ignores given back as they were by default.  Returns 0 with
  * *pid set, or an errno value (*pid then 0). */
 int child_spawn(pid_t *pid, char *const argv[], int in, int out, int err);
+/* The same with envp as its environment (--exec's). */
+int child_spawn_env(pid_t *pid, char *const argv[], char *const envp[],
+		    int in, int out, int err);
 
 #endif

@@ -193,3 +193,60 @@ int logtime_parse_since(const char *arg, logtime_t now, logtime_t *out)
 	}
 	return parse_time(arg, out);
 }
+
+/* mktime with tm_isdst -1 says which offset the zone had at that wall
+ * clock (DST included); a time in a gap or a repeat is taken as mktime
+ * takes it (the later offset in a gap, one of the two in a repeat). */
+int logtime_utc_offset(logtime_t t, long *off)
+{
+	if (t == LOGTIME_UNKNOWN)
+		return -1;
+	time_t secs = (time_t)(t / 1000000);
+	struct tm tm;
+
+	if (!gmtime_r(&secs, &tm))
+		return -1;
+	tm.tm_isdst = -1;
+	if (mktime(&tm) == (time_t)-1)
+		return -1;	/* before 1971 a log time is unknown anyway */
+	*off = tm.tm_gmtoff;
+	return *off >= -LOGTIME_OFFSET_MAX && *off <= LOGTIME_OFFSET_MAX
+	       ? 0 : -1;
+}
+
+void logtime_offset_str(long off, char *buf)
+{
+	long a = off < 0 ? -off : off;
+
+	snprintf(buf, LOGTIME_OFFSET_LEN, "%c%02ld:%02ld", off < 0 ? '-' : '+',
+		 a / 3600 % 100, a / 60 % 60);
+}
+
+int logtime_offset_parse(const char *s, long *off)
+{
+	if (strcmp(s, "Z") == 0) {
+		*off = 0;
+		return 0;
+	}
+	if (strlen(s) != 6 || (s[0] != '+' && s[0] != '-') || s[3] != ':' ||
+	    !isdigit((unsigned char)s[1]) || !isdigit((unsigned char)s[2]) ||
+	    !isdigit((unsigned char)s[4]) || !isdigit((unsigned char)s[5]))
+		return -1;
+	long h = digits(s + 1, 2), m = digits(s + 4, 2);
+	if (h > 18 || m > 59)
+		return -1;
+	*off = (s[0] == '-' ? -1 : 1) * (h * 3600 + m * 60);
+	return 0;
+}
+
+void logtime_utc_iso(logtime_t t, long off, char *buf)
+{
+	if (t == LOGTIME_UNKNOWN) {
+		buf[0] = '\0';
+		return;
+	}
+	char iso[LOGTIME_ISO_LEN];
+	logtime_iso(t - (logtime_t)off * 1000000, iso);
+	/* To the second: jq's fromdateiso8601 takes no fraction. */
+	snprintf(buf, LOGTIME_ISO_LEN, "%.19sZ", iso);
+}

@@ -31,6 +31,20 @@ logtime_t logtime_now(void);
 #define LOGTIME_ISO_LEN 48
 void logtime_iso(logtime_t t, char *buf);
 
+/* The UTC offset (seconds east, |off| <= LOGTIME_OFFSET_MAX) this
+ * host's zone (TZ) had at the local time t, DST included: 0, or -1 when
+ * not known (an unknown time). */
+#define LOGTIME_OFFSET_MAX (18L * 3600)
+int logtime_utc_offset(logtime_t t, long *off);
+/* "+08:00", "-05:30" into buf (LOGTIME_OFFSET_LEN bytes). */
+#define LOGTIME_OFFSET_LEN 16
+void logtime_offset_str(long off, char *buf);
+/* Reads "+08:00", "-05:30" or "Z": 0, or -1. */
+int logtime_offset_parse(const char *s, long *off);
+/* The UTC time of local time t at offset off, RFC 3339 to the second
+ * (2026-07-13T03:39:20Z) into buf (LOGTIME_ISO_LEN); "" when unknown. */
+void logtime_utc_iso(logtime_t t, long off, char *buf);
+
 /* Parses a --since argument: "now", a duration (90s, 15m, 2h, 1d, 1h30m)
  * counted back from now, or a time (2026-07-13, 2026-07-13T11:00,
  * 2026-07-13 11:00:05).  Returns 0 and stores the time, or -1. */

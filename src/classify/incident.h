@@ -38,6 +38,11 @@ struct incident {
 	enum cause cause;
 	char *reported_code;	/* the code as the log printed it */
 	logtime_t first, last;
+	/* The UTC offsets (seconds east) of first and last in the zone of
+	 * the host that read the log, when a host's JSON said them
+	 * (has_offsets); else this host's zone's, found when written. */
+	long off_first, off_last;
+	int has_offsets;
 	const char *file;	/* where its first line is */
 	unsigned long line;
 	unsigned nlines;

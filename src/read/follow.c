@@ -237,6 +237,20 @@ int follower_settled(const struct follower *fw)
 	return 1;
 }
 
+void follower_mark_history_end(struct follower *fw)
+{
+	for (size_t i = 0; i < fw->tt.n; i++)
+		fw->tt.v[i]->history_lines = fw->tt.v[i]->ls.lineno;
+}
+
+int follower_of_history(const struct follower *fw, const char *file,
+			unsigned long line)
+{
+	const struct tail *t = tailtab_find(&fw->tt, file);
+
+	return t && t != fw->rd.stdin_tail && line <= t->history_lines;
+}
+
 unsigned long follower_limit_hits(const struct follower *fw)
 {
 	return ruleset_limit_hits(fw->rs);

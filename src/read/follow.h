@@ -154,6 +154,13 @@ size_t follower_watched(const struct follower *fw);
 /* Whether no chain is open and no record or partial line held back:
  * every incident of what was read so far has been given out. */
 int follower_settled(const struct follower *fw);
+/* --exec's question, whether an incident is of the history: at the
+ * history's end each file's lines read so far are noted; an incident
+ * whose first line is among them is the history's (a chain the history
+ * left open completes later).  Standard input has no history. */
+void follower_mark_history_end(struct follower *fw);
+int follower_of_history(const struct follower *fw, const char *file,
+			unsigned long line);
 /* Rule matches PCRE2 gave up on so far (its match, depth or heap limit). */
 unsigned long follower_limit_hits(const struct follower *fw);
 /* A counter that changes whenever something was read or found. */

@@ -60,6 +60,8 @@ struct tail {
 	 * restart (a resume point before them: an open chain's first line)
 	 * and are not given again. */
 	unsigned long fact_line, fact_skip;
+	/* Its lines read when the history ended (--exec's). */
+	unsigned long history_lines;
 	/* --once: a chain held for the next run starts here (held set). */
 	int held;
 	/* How long the file had not been written to (its mtime) when it

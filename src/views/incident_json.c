@@ -1,6 +1,7 @@
 #include "config.h"
 
 #include <limits.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -68,6 +69,19 @@ static void who_part(struct strbuf *sb, const struct incident *inc)
  * JSON string is at most twice its decoded bytes, and its quotes). */
 #define TAIL_MAX (2 * (2 * WIRE_STRING_MAX + 16) + 256)
 
+/* A decimal integer a double holds exactly, written as the one text
+ * JSON gives it back as: no sign but a minus, no leading zero, no "-0",
+ * at most 2^53.  Hex codes (0x...) and all else stay strings. */
+int field_is_number(const char *v)
+{
+	const char *d = *v == '-' ? v + 1 : v;
+	size_t n = strspn(d, "0123456789");
+
+	if (!n || d[n] || n > 16 || (d[0] == '0' && (n > 1 || d != v)))
+		return 0;
+	return strtoull(d, NULL, 10) <= FIELD_NUMBER_MAX;
+}
+
 /* Fields, the first WIRE_FIELDS_MAX, each cut so that the incident
  * stays within WIRE_INCIDENT_MAX bytes from start. */
 static void fields_part(struct strbuf *sb, const struct incident *inc,
@@ -79,6 +93,10 @@ static void fields_part(struct strbuf *sb, const struct incident *inc,
 			sb_adds(sb, ", ");
 		json_string_max(sb, k, strlen(k), WIRE_KEY_MAX);
 		sb_adds(sb, ": ");
+		if (field_is_number(v)) {
+			sb_adds(sb, v);
+			continue;
+		}
 		size_t used = sb->len - start + TAIL_MAX + 8;
 		size_t room = used < WIRE_INCIDENT_MAX
 			      ? (WIRE_INCIDENT_MAX - used) / 2 : 0;
@@ -87,8 +105,51 @@ static void fields_part(struct strbuf *sb, const struct incident *inc,
 	}
 }
 
+/* "key": "2026-07-13T03:39:20Z" or null. */
+static void utc_part(struct strbuf *sb, const char *key, logtime_t t,
+		     int known, long off)
+{
+	char iso[LOGTIME_ISO_LEN];
+
+	sb_adds(sb, ", ");
+	json_key(sb, key);
+	if (!known || t == LOGTIME_UNKNOWN) {
+		sb_adds(sb, "null");
+		return;
+	}
+	logtime_utc_iso(t, off, iso);
+	sb_addf(sb, "\"%s\"", iso);
+}
+
+/* The UTC times and the offset of first_seen: the host's that read the
+ * log (a host's JSON said them), else this host's zone's. */
+static void zone_part(struct strbuf *sb, const struct incident *inc)
+{
+	long of = inc->off_first, ol = inc->off_last;
+	int kf = inc->has_offsets || logtime_utc_offset(inc->first, &of) == 0;
+	int kl = inc->has_offsets || logtime_utc_offset(inc->last, &ol) == 0;
+	char off[LOGTIME_OFFSET_LEN];
+
+	utc_part(sb, "first_seen_utc", inc->first, kf, of);
+	utc_part(sb, "last_seen_utc", inc->last, kl, ol);
+	sb_adds(sb, ", \"utc_offset\": ");
+	if (kf && inc->first != LOGTIME_UNKNOWN) {
+		logtime_offset_str(of, off);
+		sb_addf(sb, "\"%s\"", off);
+	} else {
+		sb_adds(sb, "null");
+	}
+}
+
 void incident_json(struct strbuf *sb, const struct incident *inc,
 		   const struct catalog *cat, const char *host)
+{
+	incident_json_opt(sb, inc, cat, host, 0);
+}
+
+void incident_json_opt(struct strbuf *sb, const struct incident *inc,
+		       const struct catalog *cat, const char *host,
+		       unsigned flags)
 {
 	size_t start = sb->len;
 
@@ -121,6 +182,7 @@ void incident_json(struct strbuf *sb, const struct incident *inc,
 	json_time(sb, inc->first);
 	sb_adds(sb, ", \"last_seen\": ");
 	json_time(sb, inc->last);
+	zone_part(sb, inc);
 	sb_adds(sb, ", ");
 	kv_wire(sb, "file", inc->file);
 	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
@@ -133,6 +195,10 @@ void incident_json(struct strbuf *sb, const struct incident *inc,
 	json_member(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
 	sb_adds(sb, ", ");
 	render_text(sb, "summary", inc, cat);
+	if (flags & INCIDENT_JSON_NO_FIX) {
+		sb_adds(sb, ", \"fix\": null}");
+		return;
+	}
 	sb_adds(sb, ", ");
 	render_text(sb, "fix", inc, cat);
 	sb_adds(sb, "}");
@@ -309,6 +375,35 @@ static int get_who(const struct jval *o, const char *key,
 	return 0;
 }
 
+/* The offsets the host that read the log said (schema 4): "utc_offset"
+ * of first_seen, and last_seen's from "last_seen_utc".  Absent (schema
+ * 3) or null: found in this host's zone when written. */
+static int get_offsets(struct incident *inc, const struct jval *o,
+		       struct strbuf *err)
+{
+	const struct jval *off = json_get(o, "utc_offset");
+	const char *lu = json_get_str(o, "last_seen_utc");
+	logtime_t u;
+
+	if (!off || off->type == J_NULL)
+		return 0;
+	if (off->type != J_STRING ||
+	    logtime_offset_parse(off->str, &inc->off_first) < 0)
+		return bad(err, "utc_offset", "not an offset such as +08:00");
+	inc->off_last = inc->off_first;
+	inc->has_offsets = 1;
+	if (lu && strlen(lu) == 20 && lu[19] == 'Z' && inc->last) {
+		char s[20];
+		memcpy(s, lu, 19);
+		s[19] = '\0';
+		long d = (long)((inc->last / 1000000) -
+				(iso_logtime(s, &u) == 0 ? u / 1000000 : 0));
+		if (d >= -LOGTIME_OFFSET_MAX && d <= LOGTIME_OFFSET_MAX)
+			inc->off_last = d;
+	}
+	return 0;
+}
+
 static int get_time(const struct jval *o, const char *key, logtime_t *t,
 		    struct strbuf *err)
 {
@@ -352,10 +447,24 @@ static int get_fields(struct incident *inc, const struct jval *o,
 		const struct jmember *mb = &f->members[i];
 		if (!field_key_ok(mb->key, strlen(mb->key)))
 			return bad(err, "fields", "a key that is not a name");
-		if (mb->value.type != J_STRING ||
-		    mb->value.len > WIRE_STRING_MAX)
+		const struct jval *fv = &mb->value;
+		/* Schema 4 writes decimal integers as numbers: taken back as
+		 * the same text (schema 3 wrote them as strings). */
+		if (fv->type == J_NUMBER) {
+			char num[32];
+			unsigned long long mag = fv->integer < 0
+				? -(unsigned long long)fv->integer
+				: (unsigned long long)fv->integer;
+			if (!fv->is_int || mag > FIELD_NUMBER_MAX)
+				return bad(err, "fields", "a number that is not "
+					   "an integer of at most 2^53");
+			snprintf(num, sizeof num, "%lld", fv->integer);
+			incident_set_field(inc, mb->key, num, strlen(num));
+			continue;
+		}
+		if (fv->type != J_STRING || fv->len > WIRE_STRING_MAX)
 			return bad(err, "fields", "a value that is not a "
-				   "short string");
+				   "short string or an integer");
 		char *raw = wire_unsanitized(mb->value.str);
 		incident_set_field(inc, mb->key, raw, strlen(raw));
 		free(raw);
@@ -408,6 +517,7 @@ struct incident *incident_json_read(struct model *m, const struct jval *o,
 	    get_int(o, "lines", 0, 0, UINT_MAX, &lines, err) < 0 ||
 	    get_time(o, "first_seen", &inc->first, err) < 0 ||
 	    get_time(o, "last_seen", &inc->last, err) < 0 ||
+	    get_offsets(inc, o, err) < 0 ||
 	    get_class(inc, o, err) < 0 || get_fields(inc, o, err) < 0 ||
 	    get_who(o, "device", "device_from", VIEW_DEVICE_MAX,
 		    &inc->device, &inc->device_from, err) < 0 ||

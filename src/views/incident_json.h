@@ -15,10 +15,23 @@
 #include "strbuf.h"
 
 /* Appends the incident's object.  host: the one to name when the
- * incident has none (local input); NULL writes null there, as the
- * snapshot does (a --follow stream names this machine). */
+ * incident has none (local input); NULL writes null there, as every
+ * output does (doc/json-schema.md: "host" is null for this machine's own
+ * input, the host as named for a host's). */
 void incident_json(struct strbuf *sb, const struct incident *inc,
 		   const struct catalog *cat, const char *host);
+/* The same with flags: INCIDENT_JSON_NO_FIX writes "fix": null
+ * (--no-fix). */
+#define INCIDENT_JSON_NO_FIX 1u
+void incident_json_opt(struct strbuf *sb, const struct incident *inc,
+		       const struct catalog *cat, const char *host,
+		       unsigned flags);
+
+/* A field value written as a JSON number: a decimal integer, without
+ * leading zeros or "+", "-0", of magnitude at most FIELD_NUMBER_MAX
+ * (2^53, what a double holds exactly). */
+#define FIELD_NUMBER_MAX 9007199254740992ull
+int field_is_number(const char *v);
 
 /* A new incident of host from the object o; its file is interned in m
  * (the caller gives that reference back after model_add).  NULL with why

@@ -24,6 +24,9 @@ struct report_opts {
 	/* --from-prometheus: the server read instead of files, without the
 	 * password its URL may hold (its hosts are a cluster's nodes). */
 	const char *prometheus;
+	/* --no-fix: each incident's "fix" null; --format=ndjson with
+	 * --once: the summary a line of its own (snapshot_end). */
+	int no_fix, ndjson;
 };
 
 /* The --once text report (report_text.c), whole: under a locale whose
@@ -42,6 +45,9 @@ struct snapshot {
 	size_t n;	/* incidents written */
 	int err;	/* errno of the first failed write */
 	char *head;	/* written with the first incident, or at the end */
+	int no_fix;	/* "fix": null */
+	int ndjson;	/* --once --format=ndjson: a line per incident, then
+			 * the rest as one summary line */
 };
 
 /* The head is made now (its generated_at) and written with the first
@@ -66,7 +72,10 @@ void snapshot_free(struct snapshot *s);
 int report_json(const struct model *m, const struct report_opts *o, FILE *out);
 
 /* The version of the snapshot and of the --follow stream (2: hosts; 3:
- * who each process was, devices, ledgers and leaks, doc/json-schema.md). */
-#define REPORT_SCHEMA_VERSION 3
+ * who each process was, devices, ledgers and leaks; 4: fields' integers
+ * as numbers, UTC times and offsets, doc/json-schema.md).  A host's
+ * stream is read from REPORT_SCHEMA_STREAM_OLDEST on. */
+#define REPORT_SCHEMA_VERSION 4
+#define REPORT_SCHEMA_STREAM_OLDEST 3
 
 #endif

@@ -124,9 +124,18 @@ static void hosts_part(struct strbuf *sb, const struct model *m)
 	sb_adds(sb, m->nhosts ? "\n  ],\n" : "],\n");
 }
 
-/* Writes what the buffer holds; returns -1 on a write error. */
-static int flush_to(struct strbuf *sb, FILE *out)
+/* Writes what the buffer holds; returns -1 on a write error.  One line
+ * (ndjson's summary): without the line breaks, which JSON text holds
+ * only between tokens (a string's are "\n"). */
+static int flush_to(struct strbuf *sb, FILE *out, int one_line)
 {
+	if (one_line) {
+		size_t k = 0;
+		for (size_t i = 0; i < sb->len; i++)
+			if (sb->buf[i] != '\n')
+				sb->buf[k++] = sb->buf[i];
+		sb->len = k;
+	}
 	size_t w = sb->len ? fwrite(sb->buf, 1, sb->len, out) : 0;
 	int rc = w == sb->len ? 0 : -1;
 
@@ -143,7 +152,9 @@ static void head_part(struct strbuf *sb, const struct report_opts *o)
 
 	gmtime_r(&t, &tm);
 	strftime(now, sizeof now, "%Y-%m-%dT%H:%M:%SZ", &tm);
-	sb_adds(sb, "{\n  \"schema\": \"plogtop.snapshot\",\n"
+	/* --once --format=ndjson: the summary line says it is one. */
+	sb_adds(sb, o->ndjson ? "{\"type\": \"summary\", " : "{\n  ");
+	sb_adds(sb, "\"schema\": \"plogtop.snapshot\",\n"
 		"  \"schema_version\": ");
 	sb_addf(sb, "%d,\n  ", REPORT_SCHEMA_VERSION);
 	json_member(sb, "tool_version", o->version);
@@ -161,7 +172,8 @@ static void head_part(struct strbuf *sb, const struct report_opts *o)
 			"\"counters_cover\": \"counted since\", "
 			"\"counted_since\": \"%s\"}", iso);
 	}
-	sb_addf(sb, ",\n  \"generated_at\": \"%s\",\n  \"incidents\": [", now);
+	sb_addf(sb, ",\n  \"generated_at\": \"%s\"%s", now,
+		o->ndjson ? "" : ",\n  \"incidents\": [");
 }
 
 void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o)
@@ -171,6 +183,8 @@ void snapshot_begin(struct snapshot *s, FILE *f, const struct report_opts *o)
 	memset(s, 0, sizeof *s);
 	s->f = f;
 	s->cat = o->cat;
+	s->no_fix = o->no_fix;
+	s->ndjson = o->ndjson;
 	head_part(&head, o);
 	s->head = sb_detach(&head);
 }
@@ -185,7 +199,7 @@ void snapshot_free(struct snapshot *s)
  * that a run that fails before reading writes nothing. */
 static void put_head(struct snapshot *s)
 {
-	if (!s->head)
+	if (!s->head || s->ndjson)	/* ndjson: the summary's */
 		return;
 	if (fputs(s->head, s->f) < 0 && !s->err)
 		s->err = errno ? errno : EIO;
@@ -197,8 +211,9 @@ void snapshot_render(void *snapshot, struct strbuf *sb,
 {
 	const struct snapshot *s = snapshot;
 
-	/* The snapshot's incidents name no host for local input. */
-	incident_json(sb, inc, s->cat, NULL);
+	/* No host for local input (doc/json-schema.md, Conventions). */
+	incident_json_opt(sb, inc, s->cat, NULL,
+			  s->no_fix ? INCIDENT_JSON_NO_FIX : 0);
 }
 
 void snapshot_add_rendered(void *snapshot, const char *json, size_t len)
@@ -207,8 +222,11 @@ void snapshot_add_rendered(void *snapshot, const char *json, size_t len)
 	const char *sep = s->n ? ",\n    " : "\n    ";
 
 	put_head(s);
-	if ((fputs(sep, s->f) < 0 || fwrite(json, 1, len, s->f) != len) &&
-	    !s->err)
+	/* ndjson: each incident a line (the object has no line break). */
+	int bad = !s->ndjson && fputs(sep, s->f) < 0;
+	bad = bad || fwrite(json, 1, len, s->f) != len ||
+	      (s->ndjson && fputc('\n', s->f) == EOF);
+	if (bad && !s->err)
 		s->err = errno ? errno : EIO;
 	s->n++;
 }
@@ -235,7 +253,14 @@ int snapshot_end(struct snapshot *s, const struct model *m)
 
 	put_head(s);
 	int rc = s->err ? -1 : 0;
-	sb_adds(&sb, s->n ? "\n  ],\n  \"roots\": [" : "],\n  \"roots\": [");
+	if (s->ndjson) {
+		sb_adds(&sb, s->head);
+		sb_addf(&sb, ", \"incidents_total\": %zu,\n  \"roots\": [",
+			s->n);
+	} else {
+		sb_adds(&sb, s->n ? "\n  ],\n  \"roots\": ["
+				  : "],\n  \"roots\": [");
+	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		if (i)
 			sb_adds(&sb, ", ");
@@ -252,13 +277,15 @@ int snapshot_end(struct snapshot *s, const struct model *m)
 		sb_adds(&sb, i ? ",\n" : "\n");
 		process_part(&sb, m->procs[i], ident_map_get(&im, m->procs[i]));
 		if (sb.len > 65536)
-			rc = flush_to(&sb, out);
+			rc = flush_to(&sb, out, s->ndjson);
 	}
 	ident_map_free(&im);
 	sb_adds(&sb, m->nprocs ? "\n  ]" : "]");
 	devices_part(&sb, m);
 	if (rc == 0)
-		rc = flush_to(&sb, out);
+		rc = flush_to(&sb, out, s->ndjson);
+	if (rc == 0 && s->ndjson && fputc('\n', out) == EOF)
+		rc = -1;
 	sb_free(&sb);
 	return rc;
 }

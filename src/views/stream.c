@@ -112,7 +112,10 @@ int stream_incident(FILE *out, const struct incident *inc,
 	struct strbuf sb = STRBUF_INIT;
 
 	if (so->ndjson) {
-		incident_json(&sb, inc, so->cat, so->host);
+		/* host: null for this machine's own input, as in the
+		 * snapshot (the --hello header names this machine). */
+		incident_json_opt(&sb, inc, so->cat, NULL, so->no_fix
+				  ? INCIDENT_JSON_NO_FIX : 0);
 	} else {
 		if (so->with_host) {
 			put_value(&sb, inc->host ? inc->host : "-");
@@ -237,10 +240,14 @@ int stream_header_read(const struct jval *v, int *resumes,
 			"--remote-command a plogtop?)");
 		return -1;
 	}
-	if (ver->integer != REPORT_SCHEMA_VERSION) {
+	/* Version 3 differs from 4 only in what incident_json_read takes
+	 * both of (fields as strings, no UTC offsets). */
+	if (ver->integer < REPORT_SCHEMA_STREAM_OLDEST ||
+	    ver->integer > REPORT_SCHEMA_VERSION) {
 		sb_addf(why, "plogtop there writes stream version %lld, this "
-			"one reads %d: install the same version there",
-			ver->integer, REPORT_SCHEMA_VERSION);
+			"one reads %d to %d: install the same version there",
+			ver->integer, REPORT_SCHEMA_STREAM_OLDEST,
+			REPORT_SCHEMA_VERSION);
 		return -1;
 	}
 	*resumes = is_true(json_get(v, "resume"));

@@ -21,7 +21,9 @@ struct stream_opts {
 	int with_host;			/* text: each line starts with the
 					 * incident's host ("-": local) */
 	const struct catalog *cat;	/* ndjson: the summary and fix */
-	const char *host;		/* ndjson: this machine's name */
+	const char *host;		/* this machine's name (not written:
+					 * a local incident's host is null) */
+	int no_fix;			/* ndjson: --no-fix, "fix": null */
 };
 
 /* Each writes one line to out and flushes it, so that a pipe sees it at
@@ -60,7 +62,7 @@ void stream_sent_free(struct stream_sent *sent);
  * identity line, else 0. */
 int stream_identity_read(const struct jval *v, const struct jval **ident);
 
-/* A host's first line, {"schema": "plogtop.stream", "schema_version": 2,
+/* A host's first line, {"schema": "plogtop.stream", "schema_version": 4,
  * ...}: 0 with whether it resumes (honours --resume) in *resumes, or -1
  * with why in why. */
 int stream_header_read(const struct jval *v, int *resumes,

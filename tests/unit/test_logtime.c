@@ -2,6 +2,9 @@
  * the --since argument. */
 #include "config.h"
 
+#include <stdlib.h>
+#include <time.h>
+
 #include "unit.h"
 
 #include "logtime.h"
@@ -232,11 +235,64 @@ static void test_since_huge_duration(void **state)
 	assert_true(rc == -1 || t < now);
 }
 
+static long offset_at(const char *tz, int y, int mo, int d, int h, int mi,
+		      int se)
+{
+	long off = 99;
+
+	setenv("TZ", tz, 1);
+	tzset();
+	assert_int_equal(logtime_utc_offset(logtime_make(y, mo, d, h, mi, se,
+							 0), &off), 0);
+	return off;
+}
+
+/* The offset the zone had at the log's wall clock, DST included. */
+static void test_utc_offset(void **state)
+{
+	char buf[LOGTIME_ISO_LEN], off[LOGTIME_OFFSET_LEN];
+	long o;
+
+	(void)state;
+	assert_int_equal(offset_at("Asia/Shanghai", 2026, 7, 13, 11, 0, 5),
+			 8 * 3600);
+	assert_int_equal(offset_at("Asia/Shanghai", 2026, 1, 13, 11, 0, 5),
+			 8 * 3600);
+	/* Berlin: CET until 2026-03-29 02:00, CEST until 2026-10-25 03:00. */
+	assert_int_equal(offset_at("Europe/Berlin", 2026, 3, 29, 1, 59, 59),
+			 3600);
+	assert_int_equal(offset_at("Europe/Berlin", 2026, 3, 29, 3, 0, 0),
+			 7200);
+	assert_int_equal(offset_at("Europe/Berlin", 2026, 7, 13, 11, 0, 5),
+			 7200);
+	assert_int_equal(offset_at("Europe/Berlin", 2026, 10, 25, 3, 0, 1),
+			 3600);
+	assert_int_equal(offset_at("Europe/Berlin", 2026, 12, 1, 12, 0, 0),
+			 3600);
+	assert_int_equal(logtime_utc_offset(LOGTIME_UNKNOWN, &o), -1);
+	logtime_offset_str(8 * 3600, off);
+	assert_string_equal(off, "+08:00");
+	logtime_offset_str(-(5 * 3600 + 1800), off);
+	assert_string_equal(off, "-05:30");
+	assert_int_equal(logtime_offset_parse("-05:30", &o), 0);
+	assert_int_equal(o, -(5 * 3600 + 1800));
+	assert_int_equal(logtime_offset_parse("Z", &o), 0);
+	assert_int_equal(o, 0);
+	assert_int_equal(logtime_offset_parse("+19:00", &o), -1);
+	assert_int_equal(logtime_offset_parse("0800", &o), -1);
+	logtime_utc_iso(logtime_make(2026, 7, 13, 11, 0, 5, 123000), 8 * 3600,
+			buf);
+	assert_string_equal(buf, "2026-07-13T03:00:05Z");
+	logtime_utc_iso(logtime_make(2026, 1, 1, 1, 0, 0, 0), 2 * 3600, buf);
+	assert_string_equal(buf, "2025-12-31T23:00:00Z");
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_full_stamp),
+		cmocka_unit_test(test_utc_offset),
 		cmocka_unit_test(test_parse_lost_colon),
 		cmocka_unit_test(test_parse_without_fraction),
 		cmocka_unit_test(test_parse_reads_only_n_bytes),

@@ -170,9 +170,9 @@ static void test_refusals(void **state)
 					     "plogtop report" },
 		{ "{\"incidents\": []}", "refused: protocol error: not a "
 					 "plogtop report" },
-		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 4}",
-		  "refused: plogtop there writes schema version 4, this one "
-		  "reads 1 to 3" },
+		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 5}",
+		  "refused: plogtop there writes schema version 5, this one "
+		  "reads 1 to 4" },
 		{ "{\"schema\": \"plogtop.snapshot\", \"schema_version\": 2, "
 		  "\"incidents\": []}",
 		  "refused: protocol error: no incidents or scan" },

@@ -2,6 +2,8 @@
  * header, its cursor lines and its incident lines, text and ndjson. */
 #include "config.h"
 
+#include <time.h>
+
 #include "unit.h"
 
 #include "incident_json.h"
@@ -39,7 +41,7 @@ static void test_header(void **state)
 	(void)state;
 	WRITTEN(buf, len, stream_header(out, "9.9", "node-1"));
 	assert_string_equal(buf, "{\"schema\": \"plogtop.stream\", "
-			    "\"schema_version\": 3, \"tool_version\": \"9.9\", "
+			    "\"schema_version\": 4, \"tool_version\": \"9.9\", "
 			    "\"host\": \"node-1\", \"resume\": true}\n");
 	parse(buf, len, &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), 0);
@@ -47,12 +49,25 @@ static void test_header(void **state)
 	jval_free(&v);
 	free(buf);
 
-	const char *old = "{\"schema\": \"plogtop.stream\", "
-			  "\"schema_version\": 4}";
-	parse(old, strlen(old), &v);
+	const char *newer = "{\"schema\": \"plogtop.stream\", "
+			    "\"schema_version\": 5}";
+	parse(newer, strlen(newer), &v);
 	assert_int_equal(stream_header_read(&v, &resumes, &why), -1);
-	assert_string_equal(why.buf, "plogtop there writes stream version 4, "
-			    "this one reads 3: install the same version there");
+	assert_string_equal(why.buf, "plogtop there writes stream version 5, "
+			    "this one reads 3 to 4: install the same version "
+			    "there");
+	jval_free(&v);
+	sb_reset(&why);
+	/* A host of version 3 (fields as strings, no offsets) is read. */
+	const char *v3 = "{\"schema\": \"plogtop.stream\", "
+			 "\"schema_version\": 3}";
+	parse(v3, strlen(v3), &v);
+	assert_int_equal(stream_header_read(&v, &resumes, &why), 0);
+	jval_free(&v);
+	const char *v2 = "{\"schema\": \"plogtop.stream\", "
+			 "\"schema_version\": 2}";
+	parse(v2, strlen(v2), &v);
+	assert_int_equal(stream_header_read(&v, &resumes, &why), -1);
 	jval_free(&v);
 	sb_reset(&why);
 	parse("{\"pid\": 1}", 10, &v);
@@ -141,8 +156,8 @@ static void test_incident_lines(void **state)
 	char *buf = NULL;
 	size_t len = 0;
 	struct incident *inc = example();
-	struct stream_opts text = { 0, 1, NULL, "here" };
-	struct stream_opts ndjson = { 1, 0, NULL, "here" };
+	struct stream_opts text = { 0, 1, NULL, "here", 0 };
+	struct stream_opts ndjson = { 1, 0, NULL, "here", 0 };
 
 	(void)state;
 	/* The reported code is left out when it is the code. */
@@ -157,7 +172,11 @@ static void test_incident_lines(void **state)
 	struct model m;
 	struct strbuf err = STRBUF_INIT;
 	parse(buf, len, &v);
-	assert_string_equal(json_get_str(&v, "host"), "here");
+	/* One host rule: null for local input, as in the snapshot. */
+	assert_int_equal(json_get(&v, "host")->type, J_NULL);
+	/* A decimal integer is a number, read back as its text. */
+	assert_int_equal(json_get(json_get(&v, "fields"), "streams")->type,
+			 J_NUMBER);
 	model_init(&m);
 	struct incident *back = incident_json_read(&m, &v, "h1", &err);
 	assert_non_null(back);
@@ -210,6 +229,85 @@ static void test_incident_lines(void **state)
 	incident_free(inc);
 }
 
+/* Which values of fields are written as numbers. */
+static void test_field_numbers(void **state)
+{
+	static const char *const numbers[] = {
+		"0", "7", "2047", "-5", "9007199254740992", "-9007199254740992",
+	};
+	static const char *const strings[] = {
+		"", "-", "-0", "007", "+5", "0x7020023", "1e3", "1.5", " 1",
+		"1 ", "9007199254740993", "18446744073709551616", "12a",
+		"00", "99999999999999999999",
+	};
+
+	(void)state;
+	for (size_t i = 0; i < sizeof numbers / sizeof *numbers; i++)
+		if (!field_is_number(numbers[i]))
+			fail_msg("%s: not a number", numbers[i]);
+	for (size_t i = 0; i < sizeof strings / sizeof *strings; i++)
+		if (field_is_number(strings[i]))
+			fail_msg("%s: a number", strings[i]);
+}
+
+/* What a host wrote in its zone (+05:30) stays that, read here in
+ * another (Asia/Shanghai); an incident of this host's gets this zone's;
+ * fields of both forms (schema 3 strings, schema 4 numbers) are read. */
+static void test_offsets_travel(void **state)
+{
+	const char *wire = "{\"host\": null, \"pid\": 7, \"name\": \"p\", "
+		"\"tid\": null, \"code\": \"EE1023\", \"reported_code\": null, "
+		"\"resource\": \"stream\", \"cause\": \"streams_created\", "
+		"\"first_seen\": \"2026-07-13T11:00:05.123000\", "
+		"\"last_seen\": \"2026-07-13T11:00:06.000000\", "
+		"\"first_seen_utc\": \"2026-07-13T05:30:05Z\", "
+		"\"last_seen_utc\": \"2026-07-13T05:30:06Z\", "
+		"\"utc_offset\": \"+05:30\", \"file\": \"f\", \"line\": 1, "
+		"\"lines\": 2, \"fields\": {\"stream_id\": 2047, "
+		"\"inner_code\": \"0x7020023\", \"streams\": \"2048\"}}";
+	struct jval v, w;
+	struct model m;
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+
+	(void)state;
+	setenv("TZ", "Asia/Shanghai", 1);
+	tzset();
+	model_init(&m);
+	parse(wire, strlen(wire), &v);
+	struct incident *inc = incident_json_read(&m, &v, "h1", &err);
+	if (!inc)
+		fail_msg("%s", err.buf);
+	assert_string_equal(incident_field(inc, "stream_id"), "2047");
+	assert_string_equal(incident_field(inc, "streams"), "2048");
+	incident_json(&sb, inc, NULL, NULL);
+	parse(sb.buf, sb.len, &w);
+	assert_string_equal(json_get_str(&w, "utc_offset"), "+05:30");
+	assert_string_equal(json_get_str(&w, "first_seen_utc"),
+			    "2026-07-13T05:30:05Z");
+	assert_string_equal(json_get_str(&w, "last_seen_utc"),
+			    "2026-07-13T05:30:06Z");
+	assert_int_equal(json_get(json_get(&w, "fields"), "streams")->type,
+			 J_NUMBER);
+	assert_int_equal(json_get(json_get(&w, "fields"), "inner_code")->type,
+			 J_STRING);
+	jval_free(&w);
+	sb_reset(&sb);
+	/* The same incident as this host's own: this zone's offset. */
+	inc->has_offsets = 0;
+	incident_json(&sb, inc, NULL, NULL);
+	parse(sb.buf, sb.len, &w);
+	assert_string_equal(json_get_str(&w, "utc_offset"), "+08:00");
+	assert_string_equal(json_get_str(&w, "first_seen_utc"),
+			    "2026-07-13T03:00:05Z");
+	jval_free(&w);
+	model_release_path(&m, inc->file);
+	incident_free(inc);
+	jval_free(&v);
+	model_free(&m);
+	sb_free(&sb);
+	sb_free(&err);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -217,6 +315,8 @@ int main(void)
 		cmocka_unit_test(test_header),
 		cmocka_unit_test(test_cursor),
 		cmocka_unit_test(test_incident_lines),
+		cmocka_unit_test(test_field_numbers),
+		cmocka_unit_test(test_offsets_travel),
 	};
 	return UNIT_RUN("stream", tests);
 }
