@@ -117,7 +117,7 @@ static enum MHD_Result reply_text(struct httpd *h, struct MHD_Connection *c,
 		return MHD_NO;
 	}
 	h->api.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				"text/plain; charset=utf-8");
+				   "text/plain; charset=utf-8");
 	if (hname)
 		h->api.add_response_header(r, hname, hvalue);
 	if (status == MHD_HTTP_UNAUTHORIZED)
@@ -149,8 +149,9 @@ static enum MHD_Result reply_document(struct httpd *h,
 		return MHD_NO;
 	}
 	h->api.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				h->o.content_type);
-	h->api.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
+				   h->o.content_type);
+	h->api.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+				   "no-store");
 	rc = h->api.queue_response(c, MHD_HTTP_OK, r);
 	h->api.destroy_response(r);
 	count(&h->served);
@@ -180,7 +181,8 @@ static int authorized(struct httpd *h, struct MHD_Connection *c)
 static struct conn *conn_of(struct httpd *h, struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-		h->api.get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		h->api.get_connection_info(c,
+					   MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return ci ? ci->socket_context : NULL;
 }
@@ -262,7 +264,8 @@ static void conn_start(struct httpd *h, struct MHD_Connection *c,
 		       void **ctx)
 {
 	const union MHD_ConnectionInfo *ci =
-		h->api.get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		h->api.get_connection_info(c,
+					   MHD_CONNECTION_INFO_CONNECTION_FD);
 
 	*ctx = NULL;
 	count(&h->connections);
