@@ -35,6 +35,18 @@ static int say_start_error(const char *opt, const struct strbuf *why)
 	return -1;
 }
 
+/* A library the option needs is not there (a copied binary on a bare
+ * host): "--listen needs libmicrohttpd (libmicrohttpd12): why". */
+static int say_needs(const char *opt, const struct strbuf *why)
+{
+	struct strbuf msg = STRBUF_INIT;
+
+	sb_addf(&msg, "%s %s", opt, why->buf);
+	msglog_add(NULL, msg.buf);
+	sb_free(&msg);
+	return -1;
+}
+
 /* PLOGTOP_LISTEN_TIMEOUT (seconds; not documented for users) lets a test
  * shorten the idle timeout; the deadline of a request is twice it. */
 static unsigned listen_timeout(void)
@@ -93,7 +105,11 @@ int live_listen_start(struct live *lv)
 		return 0;
 	ho.timeout_s = listen_timeout();
 	ho.deadline_s = 2 * ho.timeout_s;
-	if (o->listen_auth &&
+	if (httpd_load(&err) < 0) {
+		say_needs("--listen", &err);
+	} else if (o->listen_auth && httpd_users_library(&err) < 0) {
+		say_needs("--listen-auth", &err);
+	} else if (o->listen_auth &&
 	    httpd_users_load(&lv->users, o->listen_auth, &err) < 0) {
 		say_start_error("--listen-auth", &err);
 	} else if (o->listen_cert &&

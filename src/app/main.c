@@ -25,6 +25,7 @@
 #include "options_listen.h"
 #include "readall.h"
 #include "rules.h"
+#include "sanitize.h"
 #include "terminal.h"
 #include "theme.h"
 
@@ -41,11 +42,14 @@ static struct ruleset *load_rules(const struct options *o)
 
 static struct catalog *load_catalog(void)
 {
-	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, text = STRBUF_INIT;
+	struct catalog *cat = NULL;
 
 	/* The English texts; gettext translates them (src/base/i18n.h). */
-	datadir_path(&path, "messages/en.txt");
-	struct catalog *cat = catalog_load(path.buf, &err);
+	if (datadir_read("messages/en.txt", _("message file"),
+			 CATALOG_FILE_MAX, &path, &text, &err) == 0)
+		cat = catalog_load_text(path.buf, text.buf, text.len, &err);
+	sb_free(&text);
 	if (cat && catalog_check_complete(cat, &err) < 0) {
 		catalog_free(cat);
 		cat = NULL;
@@ -133,6 +137,40 @@ static void say_reading_stdin(const struct options *o)
 	}
 }
 
+/* --check-rules says where the rules and texts came from: built in,
+ * or which files. */
+static void say_origins(const struct options *o)
+{
+	static const struct { const char *label, *rel; } data[] = {
+		{ N_("rules"), "rules/plogtop.rules" },
+		{ N_("messages"), "messages/en.txt" },
+		{ N_("themes"), "themes" },
+	};
+	struct strbuf from = STRBUF_INIT;
+
+	for (size_t i = 0; i < sizeof data / sizeof *data; i++) {
+		sb_reset(&from);
+		datadir_origin(data[i].rel, &from);
+		printf("plogtop: %s: %s\n", _(data[i].label), from.buf);
+	}
+	for (size_t i = 0; i < o->nrules; i++) {
+		sb_reset(&from);
+		sanitize(&from, o->rules[i], strlen(o->rules[i]));
+		printf(_("plogtop: rules added: %s\n"), from.buf);
+	}
+	sb_free(&from);
+}
+
+/* An older data directory beside a newer binary: said once. */
+static void say_datadir(void)
+{
+	struct strbuf note = STRBUF_INIT;
+
+	if (datadir_note(&note))
+		msglog_add_clean(NULL, note.buf);	/* sanitised */
+	sb_free(&note);
+}
+
 enum mode { MODE_CHECK_RULES, MODE_FOLLOW, MODE_DASHBOARD, MODE_ONCE };
 
 static enum mode choose_mode(const struct options *o)
@@ -154,6 +192,7 @@ static int run(const struct options *o, struct ruleset *rs,
 					  : run_cluster_once(o, cat);
 	switch (choose_mode(o)) {
 	case MODE_CHECK_RULES:
+		say_origins(o);
 		n = ruleset_count(rs);
 		printf(ngettext("plogtop: %zu rule and its samples are good\n",
 				"plogtop: %zu rules and their samples are good\n",
@@ -192,6 +231,7 @@ int main(int argc, char **argv)
 		options_free(&o);
 		return status == 1 ? EXIT_CLEAN : EXIT_TROUBLE;
 	}
+	say_datadir();
 	struct ruleset *rs = load_rules(&o);
 	struct catalog *cat = rs ? load_catalog() : NULL;
 	if (!rs || !cat || check_theme(&o) < 0)

@@ -73,7 +73,7 @@ static const char *const help_tail[] = {
 	   "  ASCEND_PROCESS_LOG_PATH, ASCEND_WORK_PATH, HOME  where the logs are (above)\n"),
 	N_("  LANGUAGE, LC_ALL, LC_MESSAGES, LANG  the language of plogtop's texts (the\n"
 	   "                      first set; zh_CN.UTF-8: Chinese) under a UTF-8 locale\n"),
-	N_("  PLOGTOP_DATADIR     where rules/, messages/ and themes/ are\n"),
+	N_("  PLOGTOP_DATADIR     rules/, messages/, themes/ to use instead of the built-in\n"),
 	N_("  PLOGTOP_THEME       the dashboard's theme at start (as --theme; t cycles\n"
 	   "                      themes readable on the background: COLORFGBG, and\n"
 	   "                      remembers the choice in XDG_RUNTIME_DIR)\n"),

@@ -2,7 +2,6 @@
 #include "config.h"
 
 #include <errno.h>
-#include <microhttpd.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -13,6 +12,7 @@
 
 #include "httpd.h"
 #include "i18n.h"
+#include "mhd_dl.h"
 #include "monoclock.h"
 #include "xalloc.h"
 
@@ -36,6 +36,7 @@ struct conn {
 };
 
 struct httpd {
+	struct mhd_api api;	/* the loaded library's functions */
 	struct MHD_Daemon *d;
 	struct httpd_opts o;
 	pthread_mutex_t lock;	/* body and conns */
@@ -52,9 +53,30 @@ static const char text_unauthorized[] = "401 unauthorized\n";
 static const char text_unavailable[] =
 	"503 not ready: the logs' history is still being read\n";
 
+int httpd_load(struct strbuf *err)
+{
+	struct mhd_api a;
+
+	if (mhd_load(&a, err) == 0)
+		return 0;
+	/* The one sentence a user sees (live_listen.c). */
+	struct strbuf why = STRBUF_INIT;
+	sb_add(&why, err->buf, err->len);
+	sb_reset(err);
+	sb_addf(err, _("needs libmicrohttpd (%s): %s"), MHD_PACKAGE, why.buf);
+	sb_free(&why);
+	return -1;
+}
+
 int httpd_tls_supported(void)
 {
-	return MHD_is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+	struct mhd_api a;
+	struct strbuf err = STRBUF_INIT;
+	int yes = mhd_load(&a, &err) == 0 &&
+		  a.is_feature_supported(MHD_FEATURE_TLS) == MHD_YES;
+
+	sb_free(&err);
+	return yes;
 }
 
 static void body_unref(void *p)
@@ -86,7 +108,7 @@ static enum MHD_Result reply_text(struct httpd *h, struct MHD_Connection *c,
 				  unsigned status, const char *text,
 				  const char *hname, const char *hvalue)
 {
-	struct MHD_Response *r = MHD_create_response_from_buffer(
+	struct MHD_Response *r = h->api.create_response_from_buffer(
 		strlen(text), (void *)text, MHD_RESPMEM_PERSISTENT);
 	enum MHD_Result rc;
 
@@ -94,15 +116,15 @@ static enum MHD_Result reply_text(struct httpd *h, struct MHD_Connection *c,
 		count(&h->errors);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				"text/plain; charset=utf-8");
+	h->api.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				   "text/plain; charset=utf-8");
 	if (hname)
-		MHD_add_response_header(r, hname, hvalue);
+		h->api.add_response_header(r, hname, hvalue);
 	if (status == MHD_HTTP_UNAUTHORIZED)
-		rc = MHD_queue_basic_auth_fail_response(c, h->o.realm, r);
+		rc = h->api.queue_basic_auth_fail_response(c, h->o.realm, r);
 	else
-		rc = MHD_queue_response(c, status, r);
-	MHD_destroy_response(r);
+		rc = h->api.queue_response(c, status, r);
+	h->api.destroy_response(r);
 	return rc;
 }
 
@@ -119,18 +141,19 @@ static enum MHD_Result reply_document(struct httpd *h,
 				  text_unavailable, MHD_HTTP_HEADER_RETRY_AFTER,
 				  "5");
 	}
-	r = MHD_create_response_from_buffer_with_free_callback_cls(
+	r = h->api.create_response_free_cls(
 		b->len, b->data, body_unref, b);
 	if (!r) {
 		body_unref(b);
 		count(&h->errors);
 		return MHD_NO;
 	}
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
-				h->o.content_type);
-	MHD_add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL, "no-store");
-	rc = MHD_queue_response(c, MHD_HTTP_OK, r);
-	MHD_destroy_response(r);
+	h->api.add_response_header(r, MHD_HTTP_HEADER_CONTENT_TYPE,
+				   h->o.content_type);
+	h->api.add_response_header(r, MHD_HTTP_HEADER_CACHE_CONTROL,
+				   "no-store");
+	rc = h->api.queue_response(c, MHD_HTTP_OK, r);
+	h->api.destroy_response(r);
 	count(&h->served);
 	return rc;
 }
@@ -143,22 +166,23 @@ static int authorized(struct httpd *h, struct MHD_Connection *c)
 
 	if (!h->o.users)
 		return 1;
-	user = MHD_basic_auth_get_username_password(c, &pass);
+	user = h->api.basic_auth_get_username_password(c, &pass);
 	ok = user && pass && httpd_users_check(h->o.users, user, pass);
 	if (pass) {
 		/* Not left in freed memory. */
 		memset(pass, 0, strlen(pass));
-		MHD_free(pass);
+		h->api.free(pass);
 	}
 	if (user)
-		MHD_free(user);
+		h->api.free(user);
 	return ok;
 }
 
-static struct conn *conn_of(struct MHD_Connection *c)
+static struct conn *conn_of(struct httpd *h, struct MHD_Connection *c)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_SOCKET_CONTEXT);
+		h->api.get_connection_info(c,
+					   MHD_CONNECTION_INFO_SOCKET_CONTEXT);
 
 	return ci ? ci->socket_context : NULL;
 }
@@ -168,20 +192,20 @@ static void conn_busy(struct httpd *h, struct MHD_Connection *c, int busy)
 	struct conn *k;
 
 	pthread_mutex_lock(&h->lock);
-	if ((k = conn_of(c))) {
+	if ((k = conn_of(h, c))) {
 		k->busy = busy;
 		k->since = monotonic_ms();
 	}
 	pthread_mutex_unlock(&h->lock);
 }
 
-static int has_body(struct MHD_Connection *c)
+static int has_body(struct httpd *h, struct MHD_Connection *c)
 {
-	const char *len = MHD_lookup_connection_value(
+	const char *len = h->api.lookup_connection_value(
 		c, MHD_HEADER_KIND, MHD_HTTP_HEADER_CONTENT_LENGTH);
 
 	return (len && strcmp(len, "0") != 0) ||
-	       MHD_lookup_connection_value(c, MHD_HEADER_KIND,
+	       h->api.lookup_connection_value(c, MHD_HEADER_KIND,
 				MHD_HTTP_HEADER_TRANSFER_ENCODING);
 }
 
@@ -205,7 +229,7 @@ static enum MHD_Result on_request(void *cls, struct MHD_Connection *c,
 		count(&h->requests);
 		conn_busy(h, c, 1);
 		/* A GET's body is never read: answered now, then closed. */
-		if (get && !has_body(c))
+		if (get && !has_body(h, c))
 			return MHD_YES;
 	}
 	(void)upload_size;
@@ -240,7 +264,8 @@ static void conn_start(struct httpd *h, struct MHD_Connection *c,
 		       void **ctx)
 {
 	const union MHD_ConnectionInfo *ci =
-		MHD_get_connection_info(c, MHD_CONNECTION_INFO_CONNECTION_FD);
+		h->api.get_connection_info(c,
+					   MHD_CONNECTION_INFO_CONNECTION_FD);
 
 	*ctx = NULL;
 	count(&h->connections);
@@ -311,7 +336,7 @@ static struct MHD_Daemon *start_daemon(struct httpd *h)
 		tls[1] = (struct MHD_OptionItem){ MHD_OPTION_HTTPS_MEM_KEY, 0,
 						  (void *)o->key_pem };
 	}
-	return MHD_start_daemon(
+	return h->api.start_daemon(
 		flags, 0, NULL, NULL, on_request, h,
 		MHD_OPTION_LISTEN_SOCKET, o->fd,
 		MHD_OPTION_THREAD_POOL_SIZE, (unsigned)HTTPD_THREADS,
@@ -331,11 +356,18 @@ struct httpd *httpd_start(const struct httpd_opts *o, struct strbuf *err)
 	struct httpd *h = xcalloc(1, sizeof *h);
 	sigset_t all, old;
 
+	if (httpd_load(err) < 0) {
+		close(o->fd);
+		free(h);
+		return NULL;
+	}
+	(void)mhd_load(&h->api, err);	/* loaded: found again */
 	h->o = *o;
 	h->nconns = o->max_conns;
 	h->conns = xcalloc(h->nconns, sizeof *h->conns);
 	pthread_mutex_init(&h->lock, NULL);
-	if (o->cert_pem && !httpd_tls_supported()) {
+	if (o->cert_pem &&
+	    h->api.is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
 		sb_adds(err, _("this libmicrohttpd was built without TLS"));
 		close(o->fd);
 		httpd_stop(h);
@@ -396,7 +428,7 @@ void httpd_stop(struct httpd *h)
 	if (!h)
 		return;
 	if (h->d)
-		MHD_stop_daemon(h->d);
+		h->api.stop_daemon(h->d);
 	body_unref(h->body);
 	pthread_mutex_destroy(&h->lock);
 	free(h->conns);

@@ -41,7 +41,11 @@ struct httpd_counts {
 
 struct httpd;
 
-/* 1 when this libmicrohttpd was built with TLS. */
+/* libmicrohttpd is loaded when a server starts (mhd_dl.h): 0 when it
+ * can be, else -1 with "needs libmicrohttpd (libmicrohttpd12): why" in
+ * err, for a message that names the option. */
+int httpd_load(struct strbuf *err);
+/* 1 when this libmicrohttpd was built with TLS (0 when none loads). */
 int httpd_tls_supported(void);
 /* Starts serving; NULL with why in err (the fd is closed then). */
 struct httpd *httpd_start(const struct httpd_opts *o, struct strbuf *err);

@@ -2,6 +2,7 @@
 #include "config.h"
 
 #include <crypt.h>
+#include <dlfcn.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -14,6 +15,32 @@
 #include "i18n.h"
 #include "sanitize.h"
 #include "xalloc.h"
+
+#define CRYPT_SONAME "libcrypt.so.1"
+#define CRYPT_PACKAGE "libcrypt1"	/* Debian's; for the message */
+
+/* libcrypt is loaded at run time, not linked (only --listen-auth needs
+ * it; a copied binary runs where it is not): its crypt_r, or NULL with
+ * dlerror's words in err.  It stays loaded until exit. */
+static crypt_fn load_crypt(struct strbuf *err)
+{
+	void *lib = dlopen(CRYPT_SONAME, RTLD_NOW | RTLD_LOCAL);
+	crypt_fn fn = NULL;
+
+	if (lib)
+		*(void **)&fn = dlsym(lib, "crypt_r");
+	if (!fn) {
+		const char *why = dlerror();
+		sb_addf(err, _("needs libcrypt (%s): %s"), CRYPT_PACKAGE,
+			why ? why : CRYPT_SONAME);
+	}
+	return fn;
+}
+
+int httpd_users_library(struct strbuf *err)
+{
+	return load_crypt(err) ? 0 : -1;
+}
 
 static int fail(struct strbuf *err, const char *path, size_t line,
 		const char *why)
@@ -28,10 +55,10 @@ static int fail(struct strbuf *err, const char *path, size_t line,
 /* A hash crypt_r can check: it gives back the hash itself for the
  * password, so a hash it cannot read (a "*" or "!" of a locked
  * account, an unknown prefix) fails here, at start. */
-static int hash_usable(const char *hash)
+static int hash_usable(crypt_fn crypt_fn_of, const char *hash)
 {
 	struct crypt_data *cd = xcalloc(1, sizeof *cd);
-	const char *out = crypt_r("", hash, cd);
+	const char *out = crypt_fn_of("", hash, cd);
 	int ok = out && out[0] != '*' && strlen(out) == strlen(hash);
 
 	free(cd);
@@ -52,7 +79,7 @@ static int add_line(struct httpd_users *u, char *line, const char *path,
 	if (!colon || colon == line || !colon[1])
 		return fail(err, path, lineno, _("not user:HASH"));
 	*colon = '\0';
-	if (!hash_usable(colon + 1))
+	if (!hash_usable(u->crypt_r, colon + 1))
 		return fail(err, path, lineno, _("not a crypt(3) hash this "
 			    "system knows (htpasswd -B makes one)"));
 	if (u->n >= HTTPD_AUTH_MAX_USERS)
@@ -90,6 +117,8 @@ int httpd_users_load(struct httpd_users *u, const char *path,
 
 	u->v = NULL;
 	u->n = 0;
+	if (!(u->crypt_r = load_crypt(err)))
+		return -1;
 	if (!(f = fopen(path, "re")))
 		return fail(err, path, 0, strerror(errno));
 	rc = check_mode(f, path, err);
@@ -135,7 +164,7 @@ int httpd_users_check(const struct httpd_users *u, const char *user,
 	/* An unknown user costs a hash all the same (the first user's),
 	 * so that timing does not tell which users exist. */
 	cd = xcalloc(1, sizeof *cd);
-	out = crypt_r(password, who ? who->hash : u->v[0].hash, cd);
+	out = u->crypt_r(password, who ? who->hash : u->v[0].hash, cd);
 	ok = out && out[0] != '*' && who && same(out, who->hash);
 	free(cd);
 	return ok;

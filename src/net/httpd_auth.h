@@ -1,6 +1,7 @@
 /* Basic authentication's users: a file of "user:HASH" lines, HASH a
  * crypt(3) hash (htpasswd -B's bcrypt, yescrypt, SHA-crypt), checked
- * with libxcrypt's crypt_r and compared in constant time. */
+ * with libxcrypt's crypt_r (loaded at run time) and compared in
+ * constant time. */
 #ifndef PLOGTOP_HTTPD_AUTH_H
 #define PLOGTOP_HTTPD_AUTH_H
 
@@ -15,10 +16,20 @@ struct httpd_user {
 	char *name, *hash;
 };
 
+struct crypt_data;
+/* libcrypt's crypt_r, loaded at run time (httpd_auth.c). */
+typedef char *(*crypt_fn)(const char *phrase, const char *setting,
+			  struct crypt_data *data);
+
 struct httpd_users {
 	struct httpd_user *v;
 	size_t n;
+	crypt_fn crypt_r;
 };
+
+/* 0 when libcrypt loads, else -1 with "needs libcrypt (libcrypt1):
+ * why" in err, for a message that names the option. */
+int httpd_users_library(struct strbuf *err);
 
 /* Loads path: blank lines and # comments are skipped; a line that is
  * not user:HASH with a hash crypt knows, a file that others may read or

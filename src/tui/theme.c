@@ -172,18 +172,21 @@ int theme_load(const char *name_or_file, struct theme *t, struct strbuf *err)
 	if (!is_default && theme_load("default", t, err) < 0)
 		return -1;
 	t->background = BG_ANY;	/* not inherited from the default */
+	int rc = -1, got;
+	/* A regular file only (a FIFO must not block), of THEME_FILE_MAX
+	 * bytes at most, without NUL bytes; a name, a shipped theme. */
 	if (is_file) {
 		sb_adds(&path, name_or_file);
+		got = read_data_file(path.buf, _("theme file"), THEME_FILE_MAX,
+				     &text, err);
 	} else {
-		sb_addf(&text, "themes/%s.theme", name_or_file);
-		datadir_path(&path, text.buf);
-		sb_reset(&text);
+		struct strbuf rel = STRBUF_INIT;
+		sb_addf(&rel, "themes/%s.theme", name_or_file);
+		got = datadir_read(rel.buf, _("theme file"), THEME_FILE_MAX,
+				   &path, &text, err);
+		sb_free(&rel);
 	}
-	int rc = -1;
-	/* A regular file only (a FIFO must not block), of THEME_FILE_MAX
-	 * bytes at most, without NUL bytes. */
-	if (read_data_file(path.buf, _("theme file"), THEME_FILE_MAX, &text,
-			   err) < 0) {
+	if (got < 0) {
 		if (!is_file)
 			sb_adds(err, _(" (themes: default, light, mono, "
 				"high-contrast, or a FILE)"));
