@@ -24,6 +24,10 @@
 #define L_FILTER N_("filter '%s'")
 #define L_NO_MATCH N_("No process matches the filter.")
 #define L_NONE_YET N_("No EE1023 or EE1001 incident so far.")
+/* Rows of zeros in a window are left out, and counted. */
+#define L_ZERO_HIDDEN N_("(%zu process with no incident in %s not listed; w: window)")
+#define L_ZERO_HIDDEN_PL N_("(%zu processes with no incident in %s not listed; w: window)")
+#define L_NONE_IN_WINDOW N_("No incident in %s; %zu processes not listed (w: window).")
 /* The detail's title: one count per scope, each scope named (the
  * window's name, "all"). */
 #define L_IN_WINDOW N_(" %ld %s: %zu incident in %s, %zu in all ")
