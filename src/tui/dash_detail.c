@@ -92,13 +92,28 @@ static void put_class(struct dash *d, struct strbuf *out, size_t n,
 	sb_free(&sb);
 }
 
+static int one_class(const struct incident **v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i]->code != v[0]->code || v[i]->resource != v[0]->resource ||
+		    v[i]->cause != v[0]->cause)
+			return 0;
+	return 1;
+}
+
 /* The classes: all-time counts in "all", else the window's incidents;
  * when fewer are kept than the window counted (--keep), the heading
- * says so: the counts are of those kept. */
+ * says so: the counts are of those kept.  None when the process has one
+ * class, all of it shown (the detail's first line names it). */
 static void class_lines(struct dash *d, const struct process *p,
 			const struct incident **v, size_t n, size_t total,
 			struct strbuf *out)
 {
+	/* One class, all of it shown: the detail's first line says it. */
+	if (!window_usec[d->win] && n && p->nclasses == 1)
+		return;
+	if (window_usec[d->win] && n && n == total && one_class(v, n))
+		return;
 	if (!window_usec[d->win]) {
 		for (size_t i = 0; i < p->nclasses; i++)
 			put_class(d, out, p->classes[i].n, &p->classes[i].k);
