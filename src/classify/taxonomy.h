@@ -44,8 +44,11 @@
  * dashboard's sort menu calls it; legend its entry in the report's
  * legend line.
  * TRANSLATORS: head is a column head (a column is as wide as its head);
- * word a sort key (the dashboard's "sort %s", the s menu); legend says
- * what the head stands for. */
+ * translate every head of these columns or none (zh_CN keeps all six
+ * short codes, as its texts keep Stream, Notify and Event): a row of
+ * heads half translated reads as a mistake.  word a sort key (the
+ * dashboard's "sort %s", the s menu); legend says what the head stands
+ * for. */
 #define TAXONOMY_COLUMNS(X) \
 	X(STREAM, "stream", EE1023, N_("Strm"), N_("stream"), \
 	  N_("Strm=stream")) \

@@ -28,6 +28,20 @@ static int by_time_desc(const void *x, const void *y)
 	return (b->first > a->first) - (b->first < a->first);
 }
 
+/* In the window as the table counts it (model_window): by the minute
+ * the incident counts in (its time as counted, model.h's
+ * MODEL_SKEW_USEC), so that the detail's count and the table's agree. */
+static int in_window(const struct incident *i, long long span, logtime_t now)
+{
+	long long min = 60LL * 1000000;
+
+	if (!span)
+		return 1;
+	if (i->at == LOGTIME_UNKNOWN)
+		return 0;
+	return i->at / min >= (now - span) / min;
+}
+
 /* The incidents the detail steps through, newest first: the kept ones
  * in the window (all of them in "all"); the latest when none is kept. */
 static size_t detail_incidents(const struct dash *d, const struct process *p,
@@ -38,12 +52,9 @@ static size_t detail_incidents(const struct dash *d, const struct process *p,
 	size_t n = 0;
 
 	for (const struct incident *i = model_last_recent(p); i && n < max;
-	     i = model_prev_recent(i)) {
-		if (span && (i->first == LOGTIME_UNKNOWN ||
-			     i->first <= now - span))
-			continue;
-		out[n++] = i;
-	}
+	     i = model_prev_recent(i))
+		if (in_window(i, span, now))
+			out[n++] = i;
 	if (!n && p->latest && !span)
 		out[n++] = p->latest;
 	/* Kept in the order read; shown by log time, the latest first. */
@@ -81,19 +92,38 @@ static void put_class(struct dash *d, struct strbuf *out, size_t n,
 	sb_free(&sb);
 }
 
-/* The classes: all-time counts in "all", else the window's incidents. */
+static int one_class(const struct incident **v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (v[i]->code != v[0]->code || v[i]->resource != v[0]->resource ||
+		    v[i]->cause != v[0]->cause)
+			return 0;
+	return 1;
+}
+
+/* The classes: all-time counts in "all", else the window's incidents;
+ * when fewer are kept than the window counted (--keep), the heading
+ * says so: the counts are of those kept.  None when the process has one
+ * class, all of it shown (the detail's first line names it). */
 static void class_lines(struct dash *d, const struct process *p,
-			const struct incident **v, size_t n,
+			const struct incident **v, size_t n, size_t total,
 			struct strbuf *out)
 {
+	/* One class, all of it shown: the detail's first line says it. */
+	if (!window_usec[d->win] && n && p->nclasses == 1)
+		return;
+	if (window_usec[d->win] && n && n == total && one_class(v, n))
+		return;
 	if (!window_usec[d->win]) {
 		for (size_t i = 0; i < p->nclasses; i++)
 			put_class(d, out, p->classes[i].n, &p->classes[i].k);
 		return;
 	}
-	sb_addf(out, "\f");
-	sb_addf(out, _(L_WINDOW_CLASSES), p->recent.n);
-	sb_addc(out, '\n');
+	if (n < total) {
+		sb_addf(out, "\f");
+		sb_addf(out, _(L_KEPT_CLASSES), n);
+		sb_addc(out, '\n');
+	}
 	for (size_t i = 0; i < n; i++) {
 		size_t same = 0, seen = 0;
 		for (size_t j = 0; j < n; j++) {
@@ -150,35 +180,53 @@ static void fix_lines(struct dash *d, const struct incident *inc,
 	sb_free(&sb);
 }
 
-/* The lines of the detail pane, before wrapping: "\f" starts a title,
- * "\v" a raw line. */
-static void detail_lines(struct dash *d, struct strbuf *out)
+/* The incident's class and title, the first line of the detail. */
+static void class_title(struct dash *d, const struct incident *inc,
+			struct strbuf *out)
 {
-	const struct incident **v = xmalloc(MAX_STEP * sizeof *v);
-	const struct process *p = d->rows[d->sel].p;
-	size_t n = detail_incidents(d, p, v, MAX_STEP);
+	struct strbuf sb = STRBUF_INIT;
+
+	catalog_render(d->cat, "title", inc, &sb);
+	sb_addf(out, "\f%s %s / %s: %s\n", code_name(inc->code),
+		resource_name(inc->resource), cause_name(inc->cause),
+		sb.buf ? sb.buf : "");
+	sb_free(&sb);
+}
+
+static void raw_lines(struct dash *d, const struct incident *inc,
+		      struct strbuf *out)
+{
+	sb_addf(out, "\f%s\n", _(L_RAW));
+	for (size_t i = 0; i < inc->nraw; i++) {
+		sb_addc(out, '\v');
+		add_clean(d, out, inc->raw[i].file, strlen(inc->raw[i].file));
+		sb_addf(out, ":%lu: ", inc->raw[i].line);
+		add_clean(d, out, inc->raw[i].text,
+			  strcspn(inc->raw[i].text, "\n"));
+		sb_addc(out, '\n');
+	}
+	if (!inc->nraw)
+		sb_addf(out, "\v%s\n", _(inc->raw_dropped ? L_RAW_DROPPED
+						       : L_RAW_NOT_KEPT));
+}
+
+/* Which incident of how many (the kept ones named when fewer are kept
+ * than counted), when, as what, and its fields. */
+static void incident_line(struct dash *d, const struct incident *inc,
+			  size_t n, size_t total, struct strbuf *out)
+{
 	struct strbuf sb = STRBUF_INIT;
 	char iso[LOGTIME_ISO_LEN];
+	const char *when;
 
-	const struct ident *id = model_ident(d->m, p);
-	class_lines(d, p, v, n, out);
-	if (!n) {
-		ident_lines(d->tui, id, out);
-		if (id)
-			ledger_lines(id, out);
-		free(v);
-		return;
-	}
-	if ((size_t)d->step >= n)
-		d->step = (int)n - 1;
-	const struct incident *inc = v[d->step];
 	logtime_iso(inc->first, iso);
+	when = *iso ? iso : _(L_UNKNOWN_TIME);
 	sb_adds(out, "\f");
-	if (n > 1)
-		sb_addf(out, _(L_INCIDENT_N), (size_t)d->step + 1, n,
-			*iso ? iso : _(L_UNKNOWN_TIME));
+	if (n > 1 || n < total)
+		sb_addf(out, _(n < total ? L_INCIDENT_N_KEPT : L_INCIDENT_N),
+			(size_t)d->step + 1, n, when);
 	else
-		sb_addf(out, _(L_LATEST), *iso ? iso : _(L_UNKNOWN_TIME));
+		sb_addf(out, _(L_LATEST), when);
 	if (inc->reported_code) {
 		sb_adds(out, _(L_REPORTED));
 		add_clean(d, out, inc->reported_code, strlen(inc->reported_code));
@@ -196,31 +244,38 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 	}
 	if (sb.len)
 		sb_addf(out, "%s\n", sb.buf);
-	if (d->show_raw) {
-		sb_addf(out, "\f%s\n", _(L_RAW));
-		for (size_t i = 0; i < inc->nraw; i++) {
-			sb_addc(out, '\v');
-			add_clean(d, out, inc->raw[i].file,
-				  strlen(inc->raw[i].file));
-			sb_addf(out, ":%lu: ", inc->raw[i].line);
-			add_clean(d, out, inc->raw[i].text,
-				  strcspn(inc->raw[i].text, "\n"));
-			sb_addc(out, '\n');
-		}
-		if (!inc->nraw)
-			sb_addf(out, "\v%s\n", _(inc->raw_dropped
-						  ? L_RAW_DROPPED
-						  : L_RAW_NOT_KEPT));
-	} else {
-		fix_lines(d, inc, id, out);
+	sb_free(&sb);
+}
+
+/* The lines of the detail pane, before wrapping: "\f" starts a title,
+ * "\v" a raw line.  What to change comes first (at 80x24 it is on the
+ * first lines): the incident's class, its fix (or its raw lines, l),
+ * then which incident it is and its fields, the process's classes, who
+ * it was and its ledger. */
+static void detail_lines(struct dash *d, struct strbuf *out)
+{
+	const struct incident **v = xmalloc(MAX_STEP * sizeof *v);
+	const struct row *r = &d->rows[d->sel];
+	const struct process *p = r->p;
+	size_t n = detail_incidents(d, p, v, MAX_STEP);
+
+	const struct ident *id = model_ident(d->m, p);
+	if (n) {
+		if ((size_t)d->step >= n)
+			d->step = (int)n - 1;
+		const struct incident *inc = v[d->step];
+		class_title(d, inc, out);
+		if (d->show_raw)
+			raw_lines(d, inc, out);
+		else
+			fix_lines(d, inc, id, out);
+		incident_line(d, inc, n, r->total, out);
 	}
-	/* Who it was and its ledger after the fix: the incident and what
-	 * to do stay at the top of the pane. */
+	class_lines(d, p, v, n, r->total, out);
 	ident_lines(d->tui, id, out);
 	if (id)
 		ledger_lines(id, out);
 	free(v);
-	sb_free(&sb);
 }
 
 /* A screen line of the detail. */
@@ -290,8 +345,13 @@ static void draw_detail(struct dash *d, int y0, int height)
 		sb_addf(&name, " (%s)", sb_str(&host));
 		sb_free(&host);
 	}
-	sb_addf(&title, _(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
-		r->p->pid, name.buf, r->total, r->p->total);
+	if (window_usec[d->win])
+		sb_addf(&title, _(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
+			r->p->pid, name.buf, r->total,
+			_(window_names[d->win]), r->p->total);
+	else
+		sb_addf(&title, _(r->total == 1 ? L_IN_ALL : L_IN_ALL_PL),
+			r->p->pid, name.buf, r->total);
 	tui_text(t, y0, 2, t->cols - 4, title.buf, TI_DETAIL_TITLE, 0);
 	detail_lines(d, &text);
 	size_t n = text.len ? screen_lines(d, text.buf, &sl) : (sl = NULL, 0);

@@ -104,6 +104,13 @@ struct dash {
 	int view_top, menu_sel;
 	struct row *rows;
 	size_t nrows, sel, top;
+	/* Processes that pass the filter with no incident in the window
+	 * (not "all"): not listed, counted under the table. */
+	size_t nzero;
+	/* Until a row is chosen (sel_name NULL) the selection is the top
+	 * row; the process it was, to start its detail afresh when another
+	 * comes on top (compared, never read). */
+	const struct process *top_p;
 	long sel_pid;
 	char *sel_name;
 	const struct model_host *sel_host;	/* hosts live with the model */

@@ -24,10 +24,20 @@
 #define L_FILTER N_("filter '%s'")
 #define L_NO_MATCH N_("No process matches the filter.")
 #define L_NONE_YET N_("No EE1023 or EE1001 incident so far.")
-#define L_IN_WINDOW N_(" %ld %s: %zu incident in the window, %zu in all ")
-#define L_IN_WINDOW_PL N_(" %ld %s: %zu incidents in the window, %zu in all ")
+/* Rows of zeros in a window are left out, and counted. */
+#define L_ZERO_HIDDEN N_("(%zu process with no incident in %s not listed; w: window)")
+#define L_ZERO_HIDDEN_PL N_("(%zu processes with no incident in %s not listed; w: window)")
+#define L_NONE_IN_WINDOW N_("No incident in %s; %zu processes not listed (w: window).")
+/* The detail's title: one count per scope, each scope named (the
+ * window's name, "all"). */
+#define L_IN_WINDOW N_(" %ld %s: %zu incident in %s, %zu in all ")
+#define L_IN_WINDOW_PL N_(" %ld %s: %zu incidents in %s, %zu in all ")
+#define L_IN_ALL N_(" %ld %s: %zu incident in all ")
+#define L_IN_ALL_PL N_(" %ld %s: %zu incidents in all ")
 #define L_LATEST N_("Latest: %s, ")
 #define L_INCIDENT_N N_("Incident %zu of %zu (] older, [ newer): %s, ")
+/* When fewer are kept than counted (--keep): the scope named. */
+#define L_INCIDENT_N_KEPT N_("Incident %zu of the last %zu kept (] older, [ newer): %s, ")
 #define L_REPORTED N_("reported as ")
 #define L_NO_CODE N_("no code printed")
 #define L_UNKNOWN_TIME N_("unknown time")
@@ -50,7 +60,7 @@
 #define L_TOO_SMALL_NEEDS N_("plogtop needs %dx%d or more.")
 #define L_TOO_SMALL_WHAT N_("Enlarge the window, or quit (q) and run " "plogtop --once.")
 #define L_READING N_("Reading the history: %zu of %zu files, %.1f of %.1f MB")
-#define L_WINDOW_CLASSES N_("In the window (of the %zu incidents kept):")
+#define L_KEPT_CLASSES N_("The last %zu kept (--keep), by class:")
 #define L_ALIVE_YES N_("yes")
 #define L_ALIVE_NO N_("no")
 #define L_MOUSE_ON N_("mouse on (m turns it off)")

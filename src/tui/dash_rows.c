@@ -112,6 +112,7 @@ void dash_build_rows(struct dash *d)
 	 * frame does not grow with the incidents seen. */
 	d->rows = xrealloc(d->rows, (d->m->nprocs + 1) * sizeof *d->rows);
 	d->nrows = 0;
+	d->nzero = 0;
 	d->fold_gen = d->m->fold_gen;
 	for (size_t i = 0; i < d->m->nprocs; i++) {
 		struct process *p = d->m->procs[i];
@@ -125,6 +126,12 @@ void dash_build_rows(struct dash *d)
 		r->last = p->last;
 		r->last_at = p->last_at;
 		r->total = model_window(d->m, p, span, now, by_res);
+		/* A row of zeros answers nothing: counted, not listed. */
+		if (span && !r->total) {
+			d->nrows--;
+			d->nzero++;
+			continue;
+		}
 		for (int c = 0; c < NRES; c++)
 			r->col[c] = by_res[res_columns[c]];
 		model_trend(p, now, r->trend, TREND_MINUTES);
@@ -145,10 +152,15 @@ void dash_build_rows(struct dash *d)
 		    d->rows[k].p->host == d->sel_host &&
 		    strcmp(d->rows[k].p->name, d->sel_name) == 0)
 			d->sel = k;
-	if (!d->sel_name && d->nrows && !d->st_reading) {
-		d->sel_pid = d->rows[0].p->pid;
-		d->sel_host = d->rows[0].p->host;
-		d->sel_name = xstrdup(d->rows[0].p->name);
+	/* No row chosen yet: the top one, whichever comes on top (what the
+	 * detail shows is the row highlighted); its detail from its start. */
+	if (!d->sel_name) {
+		const struct process *top = d->nrows ? d->rows[0].p : NULL;
+		if (top != d->top_p) {
+			d->detail_scroll = 0;
+			d->step = 0;
+		}
+		d->top_p = top;
 	}
 	if (d->by_host)
 		dash_build_host_rows(d);

@@ -179,6 +179,22 @@ static int sorted_column(const struct dash *d)
 	return -1;
 }
 
+/* How many processes have no incident in the window, and the key that
+ * shows them. */
+static void zero_note(struct dash *d, int y, int none)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (none)
+		sb_addf(&sb, _(L_NONE_IN_WINDOW), _(window_names[d->win]),
+			d->nzero);
+	else
+		sb_addf(&sb, _(d->nzero == 1 ? L_ZERO_HIDDEN : L_ZERO_HIDDEN_PL),
+			d->nzero, _(window_names[d->win]));
+	tui_text(d->tui, y, 2, d->tui->cols - 2, sb.buf, TI_STATUS, 0);
+	sb_free(&sb);
+}
+
 static void draw_table(struct dash *d, int y0, int height)
 {
 	struct col_spec spec[C_COUNT];
@@ -187,6 +203,9 @@ static void draw_table(struct dash *d, int y0, int height)
 	layout_table(d);
 	cols_head(d->tui, &d->lay, spec, y0, sorted_column(d));
 	int rows = height - 1;
+	/* The count of rows of zeros left out takes the table's last line. */
+	int note = d->nzero && d->nrows && rows > 1;
+	rows -= note;
 	if (d->sel >= d->nrows)
 		d->sel = d->nrows ? d->nrows - 1 : 0;
 	cols_scroll(d->sel, &d->top, rows);
@@ -196,10 +215,15 @@ static void draw_table(struct dash *d, int y0, int height)
 			break;
 		draw_row(d, spec, y0 + 1 + i, &d->rows[k], k == d->sel);
 	}
-	if (!d->nrows)
+	if (!d->nrows && d->nzero)
+		zero_note(d, y0 + 1, 1);
+	else if (!d->nrows)
 		tui_text(d->tui, y0 + 1, 2, d->tui->cols - 2,
 			 _(d->filter[0] ? L_NO_MATCH : L_NONE_YET),
 			 TI_ROW, 0);
+	if (note)
+		zero_note(d, y0 + 1 + (d->nrows - d->top < (size_t)rows
+				       ? (int)(d->nrows - d->top) : rows), 0);
 	d->table_y = y0;
 	d->table_height = rows;
 }

@@ -39,7 +39,8 @@ const char *const help_lines[] = {
 	N_("[ or N           the next newer one (back to the latest)"),
 	N_("s / S            sort by the next column / reverse the order"),
 	N_("F6 or >          the sort menu"),
-	N_("w                window: 1 min, 5 min, 1 h, all (by log time)"),
+	N_("w                window: 1 min, 5 min, 1 h, all (by log time);\n"
+	   "                 a process with no incident in it is not listed"),
 	N_("F3 or /          filter by pid or name, applied as you type;\n"
 	   "                 Backspace, Ctrl-W (a word), Ctrl-U (all) edit\n"
 	   "                 it, Enter keeps it, Esc clears it"),

@@ -1,6 +1,7 @@
 /* The --once text report: a header (what was read), the hosts, the
  * process table, "Devices:" and "Leaks:", then a section per class with
- * its example and fix.
+ * its example, its fix (what to change, then what to check, then why)
+ * and the example's raw lines after the fix.
  *
  * The process table's columns: [HOST] PID NAME [DEV] [RANK] TOTAL, one
  * per resource, FIRST, LAST; HOST when hosts are read, DEV and RANK when
@@ -423,6 +424,13 @@ static void section(struct strbuf *sb, const struct section *s,
 	}
 	sb_addc(sb, '\n');
 	section_fields(sb, ex, width);
+	/* What to do before the lines it comes from: the change to make is
+	 * what the reader came for. */
+	sb_reset(&t);
+	catalog_render(o->cat, "fix", ex, &t);
+	ledger_part(&t, ex, ex->proc ? ident_map_get(im, ex->proc) : NULL, m);
+	sb_addf(sb, "%s%s%s\n", BOLD(o), _("What to do:"), OFF(o));
+	wrapped(sb, sb_str(&t), 2, width);
 	where_from(sb, &t, ex, width);
 	for (size_t i = 0; i < ex->nraw; i++) {
 		const char *r = ex->raw[i].text;
@@ -449,11 +457,6 @@ static void section(struct strbuf *sb, const struct section *s,
 			r += n + (r[n] == '\n');
 		} while (*r);
 	}
-	sb_reset(&t);
-	catalog_render(o->cat, "fix", ex, &t);
-	ledger_part(&t, ex, ex->proc ? ident_map_get(im, ex->proc) : NULL, m);
-	sb_addf(sb, "%s%s%s\n", BOLD(o), _("What to do:"), OFF(o));
-	wrapped(sb, sb_str(&t), 2, width);
 	sb_free(&t);
 }
 
