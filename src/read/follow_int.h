@@ -52,6 +52,10 @@ void tailtab_insert(struct tailtab *tt, struct tail *t);
 void tailtab_remove(struct tailtab *tt, struct tail *t);
 /* Frees the table and every tail in it. */
 void tailtab_free(struct tailtab *tt);
+struct follower;
+/* A file that was read is counted once, for the root it came from (an
+ * archive's members each as a file). */
+void follow_count_read(struct follower *fw, struct tail *t);
 
 /* ---- follow_resume.c ---- */
 
@@ -114,7 +118,6 @@ void follow_drop_tail(struct follower *fw, struct tail *t);
 void follow_mark_dirty(struct follower *fw, struct tail *t);
 void follow_read_dirty(struct follower *fw, unsigned long long now);
 void follow_read_backlog(struct follower *fw, unsigned long long now);
-void follow_count_read(struct follower *fw, struct tail *t);
 /* Standard input, named as root. */
 void follow_open_stdin(struct follower *fw, size_t root);
 void follow_read_stdin(struct follower *fw, unsigned long long now);

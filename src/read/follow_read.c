@@ -131,17 +131,6 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 	fw->generation++;
 }
 
-/* A file that was read is counted once, for the root it came from. */
-void follow_count_read(struct follower *fw, struct tail *t)
-{
-	if (t->counted)
-		return;
-	t->counted = 1;
-	fw->m->stats.files++;
-	if (t->root < fw->m->nroots)
-		fw->m->root_files[t->root]++;
-}
-
 static void skip_tail(struct follower *fw, struct tail *t)
 {
 	/* Kept, so that it is not looked at (and said) again. */
