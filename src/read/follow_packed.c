@@ -26,6 +26,11 @@ struct packed_read {
 	struct tarread *tr;	/* or an archive */
 	struct tail *member;	/* the archive's member being read */
 	int drain;		/* the member is skipped: its bytes passed */
+	/* An archive is read in two passes, as the history is: its plog
+	 * members, then (a second pass, only when it has any) its captured
+	 * output, whose pid-only blocks then join the processes plog named.
+	 * passing: the member is the other pass's. */
+	int pass, later, passing;
 	struct bound b;
 	unsigned long long csize;
 };
@@ -56,6 +61,22 @@ static void say_problem(struct follower *fw, const char *path,
 	fw->generation++;
 }
 
+static int open_file(struct follower *fw, struct tail *t,
+		     unsigned long long *csize)
+{
+	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	struct stat sb;
+
+	if (fd < 0 || fstat(fd, &sb) < 0) {
+		say_problem(fw, t->path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	*csize = (unsigned long long)sb.st_size;
+	return fd;
+}
+
 /* The archive's member: a tail of its own, not in the table of files
  * (nothing watches it), its path interned as a file's. */
 static void member_start(struct follower *fw, struct tail *t,
@@ -64,12 +85,49 @@ static void member_start(struct follower *fw, struct tail *t,
 	struct strbuf path = STRBUF_INIT;
 
 	sb_addf(&path, "%s:%s", t->path, name);
-	const char *p = model_intern(fw->m, sb_str(&path));
-	pr->member = tail_new(p, file_kind_of(ruleset_lognames(fw->rs), p),
-			      fw->rs, fw->cl);
-	pr->member->root = t->root;
+	enum file_kind kind = file_kind_of(ruleset_lognames(fw->rs),
+					   sb_str(&path));
 	pr->drain = 0;
+	pr->passing = (kind == FILE_PLOG) != (pr->pass == 0);
+	pr->later |= pr->passing && pr->pass == 0;
+	if (!pr->passing) {
+		const char *p = model_intern(fw->m, sb_str(&path));
+		pr->member = tail_new(p, kind, fw->rs, fw->cl);
+		pr->member->root = t->root;
+	}
 	sb_free(&path);
+}
+
+/* Whether a chain's file is not a member of the archive (ctx): those
+ * stay open when the plog members' chains are closed. */
+static int not_member(void *ctx, const char *file)
+{
+	const struct tail *t = ctx;
+	size_t n = strlen(t->path);
+
+	return !file || strncmp(file, t->path, n) != 0 || file[n] != ':';
+}
+
+/* The first pass ended with captured members seen: its chains are
+ * closed, as at the end of a stream of the history, and the archive is
+ * read again for them. */
+static int second_pass(struct follower *fw, struct tail *t,
+		       struct packed_read *pr, struct strbuf *err)
+{
+	const char *why = NULL;
+
+	classifier_flush_but(fw->cl, not_member, t);
+	int fd = open_file(fw, t, &pr->csize);
+
+	tarread_close(pr->tr);
+	pr->tr = NULL;
+	if (fd < 0 || !(pr->tr = tarread_open(fd, &why))) {
+		sb_adds(err, why ? _(why) : strerror(errno));
+		return -1;
+	}
+	pr->pass = 1;
+	bound_init(&pr->b, pr->csize);
+	return 1;
 }
 
 static void member_end(struct follower *fw, struct packed_read *pr)
@@ -107,9 +165,11 @@ static int archive_step(struct follower *fw, struct tail *t,
 			struct packed_read *pr, unsigned long long now,
 			struct strbuf *err)
 {
-	if (!pr->member) {
+	if (!pr->member && !pr->passing) {
 		const char *name;
 		int rc = tarread_next(pr->tr, &name, err);
+		if (rc == 0 && pr->pass == 0 && pr->later)
+			return second_pass(fw, t, pr, err);
 		if (rc <= 0)
 			return rc;
 		member_start(fw, t, pr, name);
@@ -119,6 +179,7 @@ static int archive_step(struct follower *fw, struct tail *t,
 		return -1;
 	if (n == 0) {
 		member_end(fw, pr);
+		pr->passing = 0;
 		return 1;
 	}
 	size_t take = (size_t)n;
@@ -126,7 +187,8 @@ static int archive_step(struct follower *fw, struct tail *t,
 		bound_say(&pr->b, err);
 		return -1;
 	}
-	feed(fw, pr, pr->member, fw->buf, take, now);
+	if (pr->member)
+		feed(fw, pr, pr->member, fw->buf, take, now);
 	return 1;
 }
 
@@ -163,22 +225,6 @@ static int peek_tar(struct follower *fw, struct packed_read *pr,
 		*have += (size_t)n;
 	}
 	return codec_sniff((const unsigned char *)fw->buf, *have) == PACK_TAR;
-}
-
-static int open_file(struct follower *fw, struct tail *t,
-		     unsigned long long *csize)
-{
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
-	struct stat sb;
-
-	if (fd < 0 || fstat(fd, &sb) < 0) {
-		say_problem(fw, t->path, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		return -1;
-	}
-	*csize = (unsigned long long)sb.st_size;
-	return fd;
 }
 
 /* The reading of t set up (t->pk), its first bytes fed: 0, or -1 when
