@@ -104,6 +104,8 @@ struct dstream {
 #endif
 };
 
+/* Shared by the decoders this build has (none without their headers). */
+#if defined(HAVE_ZLIB) || defined(HAVE_LZMA) || defined(HAVE_ZSTD)
 /* More compressed bytes into d->in: their number (0 at the end), or -1
  * with err told the read error. */
 static ssize_t fill(struct dstream *d, struct strbuf *err)
@@ -125,6 +127,7 @@ static ssize_t cut_short(struct strbuf *err)
 	sb_adds(err, _("the compressed data ends before its stream does (cut short)"));
 	return -1;
 }
+#endif
 
 #ifdef HAVE_ZLIB
 typedef int (*inflate_init_fn)(z_streamp, int, const char *, int);
