@@ -84,6 +84,9 @@ static void member_start(struct follower *fw, struct tail *t,
 {
 	struct strbuf path = STRBUF_INIT;
 
+	/* tar -C DIR -czf x.tgz . names them ./debug/...: the same file. */
+	while (name[0] == '.' && name[1] == '/')
+		name += 2;
 	sb_addf(&path, "%s:%s", t->path, name);
 	enum file_kind kind = file_kind_of(ruleset_lognames(fw->rs),
 					   sb_str(&path));
