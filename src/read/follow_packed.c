@@ -175,6 +175,15 @@ static int archive_step(struct follower *fw, struct tail *t,
 			return second_pass(fw, t, pr, err);
 		if (rc <= 0)
 			return rc;
+		/* Each member's header counts, as tar's 512 bytes: an
+		 * archive of millions of empty members is a bomb too. */
+		size_t header = 512;
+		if (bound_take(&pr->b, &header) < 0) {
+			bound_say(&pr->b, err);
+			return -1;
+		}
+		if (rc == 2)
+			return 1;
 		member_start(fw, t, pr, name);
 	}
 	ssize_t n = tarread_data(pr->tr, fw->buf, READ_BUF, err);

@@ -82,23 +82,20 @@ struct tarread *tarread_open(int fd, const char **why)
 int tarread_next(struct tarread *tr, const char **name, struct strbuf *err)
 {
 #ifdef HAVE_LIBARCHIVE
-	for (;;) {
-		struct archive_entry *e;
-		int rc = ((ar_next_fn)tr->api.next_header)(tr->a, &e);
-		if (rc == ARCHIVE_EOF)
-			return 0;
-		if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-			say_error(tr, err);
-			return -1;
-		}
-		/* Directories, links and devices hold no lines. */
-		if (((ae_type_fn)tr->api.entry_filetype)(e) != AE_IFREG)
-			continue;
-		*name = ((ae_name_fn)tr->api.entry_pathname)(e);
-		if (!*name)
-			*name = "?";
-		return 1;
+	struct archive_entry *e;
+	int rc = ((ar_next_fn)tr->api.next_header)(tr->a, &e);
+
+	if (rc == ARCHIVE_EOF)
+		return 0;
+	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+		say_error(tr, err);
+		return -1;
 	}
+	*name = ((ae_name_fn)tr->api.entry_pathname)(e);
+	if (!*name)
+		*name = "?";
+	/* Directories, links and devices hold no lines. */
+	return ((ae_type_fn)tr->api.entry_filetype)(e) == AE_IFREG ? 1 : 2;
 #else
 	(void)tr, (void)name, (void)err;
 	return 0;
