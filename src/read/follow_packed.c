@@ -31,6 +31,7 @@ struct packed_read {
 	 * output, whose pid-only blocks then join the processes plog named.
 	 * passing: the member is the other pass's. */
 	int pass, later, passing;
+	int archive;		/* tr was opened: the members are the files */
 	struct bound b;
 	unsigned long long csize;
 };
@@ -124,8 +125,10 @@ static int second_pass(struct follower *fw, struct tail *t,
 
 	tarread_close(pr->tr);
 	pr->tr = NULL;
-	if (fd < 0 || !(pr->tr = tarread_open(fd, &why))) {
-		sb_adds(err, why ? _(why) : strerror(errno));
+	if (fd < 0)
+		return 0;	/* said by open_file: the first pass stands */
+	if (!(pr->tr = tarread_open(fd, &why))) {
+		sb_adds(err, _(why));
 		return -1;
 	}
 	pr->pass = 1;
@@ -259,7 +262,7 @@ static int packed_open(struct follower *fw, struct tail *t,
 		}
 	}
 	if (fd >= 0 && tar > 0)
-		pr->tr = tarread_open(fd, &why);
+		pr->archive = (pr->tr = tarread_open(fd, &why)) != NULL;
 	bound_init(&pr->b, pr->csize);
 	t->pk = pr;
 	t->pk_free = packed_free;
@@ -270,7 +273,7 @@ static int packed_open(struct follower *fw, struct tail *t,
 	sb_free(&err);
 	if (fd < 0 || why || tar < 0)
 		return -1;
-	if (!pr->tr && have && bound_take(&pr->b, &have) == 0)
+	if (!pr->archive && have && bound_take(&pr->b, &have) == 0)
 		feed(fw, pr, t, fw->buf, have, now);
 	return 0;
 }
@@ -285,7 +288,7 @@ static void packed_end(struct follower *fw, struct tail *t, int rc,
 	if (rc < 0)
 		say_problem(fw, t->path, sb_str(err));
 	member_end(fw, pr);
-	if (!pr->tr && !pr->drain) {
+	if (!pr->archive && !pr->drain) {
 		tail_flush(t);
 		follow_count_read(fw, t);
 	}
@@ -325,7 +328,7 @@ void follow_read_packed(struct follower *fw, struct tail *t,
 	int rc = 1;
 
 	while (rc > 0 && pr->b.out - start < budget)
-		rc = pr->tr ? archive_step(fw, t, pr, now, &err)
+		rc = pr->archive ? archive_step(fw, t, pr, now, &err)
 			    : file_step(fw, t, pr, now, &err);
 	if (rc > 0) {
 		t->more = 1;	/* the rest next time */
