@@ -26,13 +26,15 @@ log=$build/setup.log
 # packages need, per package manager.  Optional test packages (not in
 # every distribution's repositories) only make some tests skip.
 apt_run="gcc make autoconf automake pkg-config libpcre2-dev libncurses-dev
-	libmicrohttpd-dev libcurl4-openssl-dev libcrypt-dev gettext autopoint"
+	libmicrohttpd-dev libcurl4-openssl-dev libcrypt-dev gettext autopoint
+	zlib1g-dev liblzma-dev libzstd-dev libarchive-dev"
 apt_check="libcmocka-dev jq python3 python3-yaml tmux curl openssl clang libclang-rt-dev locales prometheus
 	prometheus-node-exporter openssh-server openssh-client"
 apt_check_optional=
 apt_packages="dpkg-dev debhelper lintian fakeroot rpm cpio"
 rpm_run="gcc make autoconf automake pkgconf-pkg-config pcre2-devel
-	ncurses-devel libmicrohttpd-devel libcurl-devel libxcrypt-devel gettext-devel"
+	ncurses-devel libmicrohttpd-devel libcurl-devel libxcrypt-devel gettext-devel
+	zlib-devel xz-devel libzstd-devel libarchive-devel"
 rpm_check="libcmocka-devel jq python3 python3-pyyaml tmux curl openssl clang compiler-rt glibc-locale-source openssh-server
 	openssh-clients"
 rpm_check_optional="golang-github-prometheus golang-github-prometheus-node-exporter"

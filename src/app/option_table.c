@@ -49,8 +49,11 @@ static const char *const help_head[] = {
 	   "input.  Every text file is read: plog names (plog-PID_STAMP.log,\n"
 	   "plog_STAMP.log, device-PID_STAMP.log, host-N_STAMP.log) as plog, any\n"
 	   "other name (rank-0.txt, train.out, ...) as a job's captured output.\n"
-	   "Binary and compressed files, FIFOs and devices are skipped and listed\n"
-	   "with why.  Without PATH: $ASCEND_PROCESS_LOG_PATH, else\n"
+	   ".gz, .xz, .zst files and tar archives (.tar, .tgz, .tar.gz, .tar.xz,\n"
+	   ".tar.zst: members as ARCHIVE:MEMBER) are read; X.gz beside X is a copy.\n"
+	   "Binary files, other compressed kinds, FIFOs and devices are skipped and\n"
+	   "listed with why.  - takes journalctl -o cat or kubectl logs --prefix\n"
+	   "output (the pod a field).  Without PATH: $ASCEND_PROCESS_LOG_PATH, else\n"
 	   "$ASCEND_WORK_PATH/log, else $HOME/ascend/log.\n"
 	   "\n"),
 };

@@ -38,11 +38,46 @@ struct lognames {
 	pcre2_match_data *md;
 };
 
+static int ends_with(const char *s, size_t n, const char *sfx)
+{
+	size_t k = strlen(sfx);
+
+	return n > k && memcmp(s + n - k, sfx, k) == 0;
+}
+
+/* An archive member's path is the archive's, a colon and the member's
+ * (bundle.tar.gz:plog-4711_20260101000000000.log): its name is the
+ * member's, wherever in the archive it lies. */
 static const char *base_name(const char *path)
 {
+	static const char *const archives[] = { ".tar", ".tar.gz", ".tgz",
+		".tar.xz", ".txz", ".tar.zst", ".tzst" };
 	const char *slash = strrchr(path, '/');
+	const char *base = slash ? slash + 1 : path;
 
-	return slash ? slash + 1 : path;
+	for (const char *c = strrchr(base, ':'); c; c = NULL)
+		for (size_t i = 0; i < sizeof archives / sizeof *archives; i++)
+			if (ends_with(base, (size_t)(c - base), archives[i]))
+				return c + 1;
+	return base;
+}
+
+/* A compressed file's name is its name without .gz, .xz or .zst (a
+ * rotated plog-4711_20260101000000000.log.gz is of the plog family):
+ * the name to match, in tmp when cut. */
+static const char *plain_name(const char *base, char *tmp, size_t cap)
+{
+	static const char *const sfx[] = { ".gz", ".xz", ".zst" };
+	size_t n = strlen(base);
+
+	for (size_t i = 0; i < sizeof sfx / sizeof *sfx; i++)
+		if (ends_with(base, n, sfx[i]) && n < cap) {
+			size_t k = n - strlen(sfx[i]);
+			memcpy(tmp, base, k);
+			tmp[k] = 0;
+			return tmp;
+		}
+	return base;
 }
 
 static int fold(unsigned char c)
@@ -116,7 +151,9 @@ static size_t family_of(const struct lognames *ln, const char *base,
 void logname_parse(const struct lognames *ln, const char *path,
 		   struct logname *out)
 {
-	size_t family = family_of(ln, base_name(path), &out->stamp);
+	char tmp[256];
+	size_t family = family_of(ln, plain_name(base_name(path), tmp,
+						 sizeof tmp), &out->stamp);
 
 	out->kind = family ? FILE_PLOG : FILE_MIXED;
 }
@@ -126,7 +163,9 @@ void logname_stream(const struct lognames *ln, struct strbuf *key,
 {
 	const char *base = base_name(path);
 	unsigned long long stamp;
-	size_t family = family_of(ln, base, &stamp);
+	char tmp[256];
+	size_t family = family_of(ln, plain_name(base, tmp, sizeof tmp),
+				  &stamp);
 
 	/* The directory and the name up to the stamp: rotation changes
 	 * only the stamp. */

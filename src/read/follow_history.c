@@ -58,6 +58,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	size_t n = 0;
 	struct order *v = xcalloc(fw->tt.n + 1, sizeof *v);
 
+	follow_skip_copies(fw);
 	for (size_t i = 0; i < fw->tt.n; i++) {
 		struct tail *t = fw->tt.v[i];
 		struct stat sb;
@@ -70,7 +71,10 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		v[n].t = t;
 		v[n].stream = sb_detach(&key);
 		v[n].stamp = ln.stamp;
-		v[n].captured = ln.kind != FILE_PLOG;
+		/* An archive is read with the plog family: it holds plog
+		 * members as often as captured ones (follow_packed.c). */
+		v[n].captured = ln.kind != FILE_PLOG &&
+				!codec_archive_name(t->path, strlen(t->path));
 		/* Only a dashboard shows progress: --once spares the stat. */
 		if (!fw->o.once && stat(t->path, &sb) == 0)
 			fw->hs.bytes += (unsigned long long)sb.st_size;

@@ -12,6 +12,7 @@
  *   follow_dirs.c     finding files: directories and their watches, roots
  *                     still to come, files named alone (ds)
  *   follow_read.c     reading files as they grow, and standard input (rd)
+ *   follow_packed.c   compressed files and archives, read once, whole
  *   follow_resume.c   resume points, and files gone that may come back (gs)
  *   follow_tailtab.c  the table of followed files by path (tt)
  *
@@ -51,6 +52,10 @@ void tailtab_insert(struct tailtab *tt, struct tail *t);
 void tailtab_remove(struct tailtab *tt, struct tail *t);
 /* Frees the table and every tail in it. */
 void tailtab_free(struct tailtab *tt);
+struct follower;
+/* A file that was read is counted once, for the root it came from (an
+ * archive's members each as a file). */
+void follow_count_read(struct follower *fw, struct tail *t);
 
 /* ---- follow_resume.c ---- */
 
@@ -113,7 +118,6 @@ void follow_drop_tail(struct follower *fw, struct tail *t);
 void follow_mark_dirty(struct follower *fw, struct tail *t);
 void follow_read_dirty(struct follower *fw, unsigned long long now);
 void follow_read_backlog(struct follower *fw, unsigned long long now);
-void follow_count_read(struct follower *fw, struct tail *t);
 /* Standard input, named as root. */
 void follow_open_stdin(struct follower *fw, size_t root);
 void follow_read_stdin(struct follower *fw, unsigned long long now);
@@ -128,6 +132,15 @@ int follow_held(const struct follower *fw, const struct tail *t,
 unsigned long long follow_read_due(const struct follower *fw,
 				   unsigned long long now);
 void follow_free_reading(struct follower *fw);
+
+/* ---- follow_packed.c ---- */
+
+/* A file whose first bytes said it is compressed or an archive
+ * (t->packed): read whole, once, a budget at a time (t->more). */
+void follow_read_packed(struct follower *fw, struct tail *t,
+			unsigned long long now);
+/* Before the history is ordered: X.gz (.xz, .zst) beside X is skipped. */
+void follow_skip_copies(struct follower *fw);
 
 /* ---- follow_dirs.c ---- */
 

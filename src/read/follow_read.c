@@ -39,6 +39,8 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 				  fw->rs, fw->cl);
 
 	t->root = root;
+	t->may_pack = 1;
+	t->at_start = !fw->started;
 	/* Whether its directory is polled is known once, here. */
 	t->unwatched = unwatched;
 	tailtab_insert(&fw->tt, t);
@@ -129,17 +131,6 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 	fw->generation++;
 }
 
-/* A file that was read is counted once, for the root it came from. */
-void follow_count_read(struct follower *fw, struct tail *t)
-{
-	if (t->counted)
-		return;
-	t->counted = 1;
-	fw->m->stats.files++;
-	if (t->root < fw->m->nroots)
-		fw->m->root_files[t->root]++;
-}
-
 static void skip_tail(struct follower *fw, struct tail *t)
 {
 	/* Kept, so that it is not looked at (and said) again. */
@@ -175,13 +166,20 @@ void follow_read_backlog(struct follower *fw, unsigned long long now)
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now)
 {
-	if (t->in_history || t->skip_why)
+	if (t->in_history || t->skip_why || t->packed_done)
 		return;	/* read in its turn, in the history's order */
 	classifier_set_tick(fw->cl, now);
 	flush_others(fw, t);
-	long long n = tail_read(t, fw->buf, READ_BUF,
-				fw->o.once ? ~0ULL : READ_BUDGET, &fw->m->stats,
-				now);
+	long long n = t->packed ? -1
+		      : tail_read(t, fw->buf, READ_BUF,
+				  fw->o.once ? ~0ULL : READ_BUDGET,
+				  &fw->m->stats, now);
+	if (n < 0 && t->packed) {
+		follow_read_packed(fw, t, now);
+		if (t->more)
+			note_backlog(fw, t);
+		return;
+	}
 	/* A last line without its newline in a file nobody has written to
 	 * for longer than a writer may pause mid-line (a file that simply
 	 * ends so) is complete: it holds no chain back. */

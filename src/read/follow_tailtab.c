@@ -1,6 +1,6 @@
 /* The table of followed files: every tail by its path (a hash: a tree of
  * thousands of files sends events naming each), and all of them in
- * discovery order. */
+ * discovery order; and the one count of files read.  */
 #include "config.h"
 
 #include <stdlib.h>
@@ -67,4 +67,15 @@ void tailtab_free(struct tailtab *tt)
 	for (size_t i = 0; i < tt->n; i++)
 		tail_free(tt->v[i]);
 	free(tt->v);
+}
+
+/* A file that was read is counted once, for the root it came from. */
+void follow_count_read(struct follower *fw, struct tail *t)
+{
+	if (t->counted)
+		return;
+	t->counted = 1;
+	fw->m->stats.files++;
+	if (t->root < fw->m->nroots)
+		fw->m->root_files[t->root]++;
 }

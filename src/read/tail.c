@@ -49,6 +49,8 @@ void tail_free(struct tail *t)
 {
 	if (!t)
 		return;
+	if (t->pk)
+		t->pk_free(t->pk);
 	feeder_free(t->feeder);
 	linesplit_free(&t->ls);
 	free(t->fid);
@@ -106,6 +108,11 @@ static void keep_head(struct tail *t, const char *buf, size_t n)
 int tail_feed(struct tail *t, const char *buf, size_t n,
 	      struct scan_stats *st, unsigned long long now_ms)
 {
+	if (t->offset == 0 && n && t->may_pack && !t->packed &&
+	    (t->packed = codec_sniff((const unsigned char *)buf, n))) {
+		errno = EILSEQ;
+		return -1;
+	}
 	if (t->offset == 0 && n && (t->skip_why = filetype_not_text(buf, n))) {
 		errno = EILSEQ;
 		return -1;

@@ -8,6 +8,7 @@
 #include <sys/types.h>
 
 #include "classifier.h"
+#include "codec.h"
 #include "feeder.h"
 #include "linesplit.h"
 #include "model.h"
@@ -70,6 +71,15 @@ struct tail {
 	unsigned long long idle_ms;
 	unsigned long long hold_off;
 	unsigned long hold_line;
+	/* Compressed files and archives (follow_packed.c): may_pack, a file
+	 * whose first bytes may say so (not standard input, not a member);
+	 * packed, what they said; at_start, found before the follower
+	 * started; packed_done, read whole (never again: such a file is
+	 * finished); pk, the reading under way, freed by pk_free. */
+	int may_pack, at_start, packed_done;
+	enum packed packed;
+	void *pk;
+	void (*pk_free)(void *pk);
 };
 
 struct tail *tail_new(const char *path, enum file_kind kind,
@@ -87,9 +97,10 @@ long long tail_read(struct tail *t, char *buf, size_t size,
 		    unsigned long long budget, struct scan_stats *st,
 		    unsigned long long now_ms);
 
-/* Feeds bytes that were read elsewhere (standard input); the first ones
- * are checked as tail_read checks a file's.  Returns -1 (EILSEQ) when
- * they are not text. */
+/* Feeds bytes that were read elsewhere (standard input, a decompressed
+ * file); the first ones are checked as tail_read checks a file's.
+ * Returns -1 (EILSEQ) when they are not text, or (may_pack) when they
+ * are compressed: packed then says how, skip_why is NULL. */
 int tail_feed(struct tail *t, const char *buf, size_t n,
 	      struct scan_stats *st, unsigned long long now_ms);
 

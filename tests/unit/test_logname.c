@@ -157,12 +157,20 @@ static void test_shipped_names(void **state)
 		  "slog/host-0/host-0_", 20241102081300000ull },
 		{ "slog/plog/plog_20241102081240116.log", "slog/plog/plog_",
 		  20241102081240116ull },
+		/* A compressed file's name without its suffix; an archive
+		 * member's own name (follow_packed.c). */
+		{ "d/plog-4711_2026.log.gz", "d/plog-4711_", 2026ull },
+		{ "d/plog-4711_2027.log.zst", "d/plog-4711_", 2027ull },
+		{ "b.tar.gz:debug/plog/plog-9_5.log", "b.tar.gz:debug/plog/plog-9_",
+		  5ull },
+		{ "x/b.tgz:plog-9_6.log", "x/b.tgz:plog-9_", 6ull },
 		/* A stamp too long for 64 bits is clamped, as strtoull. */
 		{ "plog-1_99999999999999999999999.log", "plog-1_",
 		  18446744073709551615ull },
 	};
 	static const char *const other[] = {
-		"plog-4711-1720000000.log", "plog-4711_2026.log.gz",
+		"plog-4711-1720000000.log", "plog-4711_2026.log.gz.1",
+		"plog-4711_2026.log.bz2", "a:plog-9_6.log", "b.tar.gz",
 		"plog-_2026.log", "plog-1_.log", "plog_.log", "plog-a_1.log",
 		"device-0", "host-x_1.log", "notes.txt", "plog-1_2_3.log",
 		"PLOG-1_2.log", "plog-\xd9\xa1_2.log",
