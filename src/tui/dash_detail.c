@@ -181,15 +181,23 @@ static void fix_lines(struct dash *d, const struct incident *inc,
 }
 
 /* The incident's class and title, the first line of the detail. */
+/* The incident's class, and which of the N it is when there are more:
+ * after ] or [ the first line says where the step is, the fix below it
+ * (the "Incident K of N" line is further down). */
 static void class_title(struct dash *d, const struct incident *inc,
-			struct strbuf *out)
+			size_t n, struct strbuf *out)
 {
 	struct strbuf sb = STRBUF_INIT;
 
 	catalog_render(d->cat, "title", inc, &sb);
-	sb_addf(out, "\f%s %s / %s: %s\n", code_name(inc->code),
+	sb_addf(out, "\f%s %s / %s: %s", code_name(inc->code),
 		resource_name(inc->resource), cause_name(inc->cause),
 		sb.buf ? sb.buf : "");
+	if (n > 1) {
+		sb_addc(out, ' ');
+		sb_addf(out, _(L_STEP), (size_t)d->step + 1, n);
+	}
+	sb_addc(out, '\n');
 	sb_free(&sb);
 }
 
@@ -264,7 +272,7 @@ static void detail_lines(struct dash *d, struct strbuf *out)
 		if ((size_t)d->step >= n)
 			d->step = (int)n - 1;
 		const struct incident *inc = v[d->step];
-		class_title(d, inc, out);
+		class_title(d, inc, n, out);
 		if (d->show_raw)
 			raw_lines(d, inc, out);
 		else
