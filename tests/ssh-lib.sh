@@ -93,7 +93,11 @@ sshd_stop() {
 # wait_grep FILE PATTERN [N]: until FILE has N (default 1) lines matching.
 wait_grep() {
 	_end=$(($(now_s) + live_deadline))
-	while [ "$(grep -c -e "$2" "$1" 2>/dev/null)" -lt "${3:-1}" ]; do
+	# A file not there yet counts 0 (grep prints nothing then, and
+	# [ "" -lt N ] would end the wait at once: a background job's
+	# redirection may not have made the file yet on a busy machine).
+	while [ "$(grep -c -e "$2" "$1" 2>/dev/null || :)" -lt "${3:-1}" ] 2>/dev/null ||
+	      ! [ -e "$1" ]; do
 		if [ "$(now_s)" -gt "$_end" ]; then
 			echo "# no${3:+ $3} '$2' in $1:"
 			sed 's/^/#   /' "$1" | tail -20
