@@ -193,10 +193,8 @@ static void class_title(struct dash *d, const struct incident *inc,
 	sb_addf(out, "\f%s %s / %s: %s", code_name(inc->code),
 		resource_name(inc->resource), cause_name(inc->cause),
 		sb.buf ? sb.buf : "");
-	if (n > 1) {
-		sb_addc(out, ' ');
-		sb_addf(out, _(L_STEP), (size_t)d->step + 1, n);
-	}
+	if (n > 1)	/* no space inside: it wraps as one word */
+		sb_addf(out, " [%zu/%zu]", (size_t)d->step + 1, n);
 	sb_addc(out, '\n');
 	sb_free(&sb);
 }

@@ -35,7 +35,6 @@
 #define L_IN_ALL N_(" %ld %s: %zu incident in all ")
 #define L_IN_ALL_PL N_(" %ld %s: %zu incidents in all ")
 #define L_LATEST N_("Latest: %s, ")
-#define L_STEP N_("[%zu of %zu]")
 #define L_INCIDENT_N N_("Incident %zu of %zu (] older, [ newer): %s, ")
 /* When fewer are kept than counted (--keep): the scope named. */
 #define L_INCIDENT_N_KEPT N_("Incident %zu of the last %zu kept (] older, [ newer): %s, ")
