@@ -254,6 +254,7 @@ static void start(struct demo *dm, struct proc *p)
 {
 	char link[600] = "", rank[32], local[32], world[32];
 	char task[] = "MINDX_TASK_ID=demo-train";
+	char serve[] = "MINDX_TASK_ID=demo-serve";
 	char *argv[] = { (char *)p->name, "86400", NULL };
 	char *env[] = { "PATH=/usr/bin:/bin", rank, local, world, task, NULL };
 
@@ -265,8 +266,10 @@ static void start(struct demo *dm, struct proc *p)
 	snprintf(rank, sizeof rank, "RANK=%d", p->role->rank);
 	snprintf(local, sizeof local, "LOCAL_RANK=%d", p->role->rank);
 	snprintf(world, sizeof world, "WORLD_SIZE=%d", WORLD);
-	if (p->role->rank < 0)
-		env[1] = NULL;	/* the server is no rank of the job */
+	if (p->role->rank < 0) {	/* the server: a job of its own */
+		env[1] = serve;
+		env[2] = NULL;
+	}
 	pid_t parent = getpid(), pid = fork();
 	if (pid == 0)
 		child(link, argv, env, p->name, parent);
