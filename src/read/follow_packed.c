@@ -15,6 +15,7 @@
 
 #include "decompress.h"
 #include "follow_int.h"
+#include "htab.h"
 #include "i18n.h"
 #include "logname.h"
 #include "rules.h"
@@ -32,14 +33,70 @@ struct packed_read {
 	 * passing: the member is the other pass's. */
 	int pass, later, passing;
 	int archive;		/* tr was opened: the members are the files */
+	/* The newest stamp read of each plog stream (logname_stream's key):
+	 * rotations out of stamp order (tar without --sort=name) may count
+	 * a chain cut by a rotation twice, and plogtop says so. */
+	struct htab streams;
+	int unsorted;
 	struct bound b;
 	unsigned long long csize;
 };
+
+struct stream_last {
+	struct hnode node;
+	unsigned long long stamp;
+	char key[];
+};
+
+static int stream_eq(const struct hnode *n, const void *key)
+{
+	return strcmp(((const struct stream_last *)n)->key, key) == 0;
+}
+
+static void streams_free(struct htab *h)
+{
+	for (size_t i = 0; i < h->nb; i++)
+		for (struct hnode *n = h->b[i], *next; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	htab_free(h);
+}
+
+/* A plog member read: whether its stamp is older than one of its stream
+ * read before it. */
+static void stream_order(struct follower *fw, struct packed_read *pr,
+			 const char *path)
+{
+	const struct lognames *ln = ruleset_lognames(fw->rs);
+	struct logname name;
+	struct strbuf key = STRBUF_INIT;
+
+	logname_parse(ln, path, &name);
+	if (!name.stamp)
+		return;
+	logname_stream(ln, &key, path);
+	size_t h = htab_hash_str(sb_str(&key), 0);
+	struct stream_last *sl = (struct stream_last *)htab_find(
+		&pr->streams, h, stream_eq, sb_str(&key));
+	if (!sl) {
+		sl = xcalloc(1, sizeof *sl + key.len + 1);
+		memcpy(sl->key, sb_str(&key), key.len + 1);
+		sl->node.hash = h;
+		htab_insert(&pr->streams, &sl->node);
+	} else if (name.stamp < sl->stamp) {
+		pr->unsorted = 1;
+	}
+	if (name.stamp > sl->stamp)
+		sl->stamp = name.stamp;
+	sb_free(&key);
+}
 
 static void packed_free(void *p)
 {
 	struct packed_read *pr = p;
 
+	streams_free(&pr->streams);
 	dstream_close(pr->ds);
 	tarread_close(pr->tr);
 	tail_free(pr->member);
@@ -94,6 +151,8 @@ static void member_start(struct follower *fw, struct tail *t,
 	pr->drain = 0;
 	pr->passing = (kind == FILE_PLOG) != (pr->pass == 0);
 	pr->later |= pr->passing && pr->pass == 0;
+	if (!pr->passing && kind == FILE_PLOG && !pr->unsorted)
+		stream_order(fw, pr, sb_str(&path));
 	if (!pr->passing) {
 		const char *p = model_intern(fw->m, sb_str(&path));
 		pr->member = tail_new(p, kind, fw->rs, fw->cl);
@@ -287,6 +346,8 @@ static void packed_end(struct follower *fw, struct tail *t, int rc,
 
 	if (rc < 0)
 		say_problem(fw, t->path, sb_str(err));
+	if (pr->unsorted)
+		msglog_about(fw->o.log, t->path, _("its plog rotations are not in stamp order: a chain cut by a rotation may count twice (make the archive with tar --sort=name)"));
 	member_end(fw, pr);
 	if (!pr->archive && !pr->drain) {
 		tail_flush(t);
