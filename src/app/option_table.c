@@ -6,7 +6,9 @@
 #include <stdio.h>
 
 #include "i18n.h"
+#include "msglog.h"
 #include "option_table.h"
+#include "strbuf.h"
 
 const struct option option_longs[] = {
 #define OPTION(ID, LONG, SHORT, ARG, HELP) { LONG, ARG, NULL, OPT_##ID },
@@ -131,4 +133,15 @@ void option_help(void)
 			fputs(_(option_texts[i]), stdout);
 	for (size_t i = 0; i < sizeof help_tail / sizeof *help_tail; i++)
 		fputs(_(help_tail[i]), stdout);
+}
+
+int option_usage(const char *what, const char *msg)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	sb_addf(&sb, _("plogtop: %s%s\nTry 'plogtop --help' for more "
+		       "information.\n"), what, msg);
+	msglog_usage(sb.buf);
+	sb_free(&sb);
+	return 2;
 }

@@ -28,5 +28,8 @@ void option_shorts(char *buf, size_t size);
 int option_id_of(int c);
 /* Prints --help (translated) to standard output. */
 void option_help(void);
+/* Says a usage error, WHAT then MSG (both sanitised already), with the
+ * pointer to --help, as every option file does; returns 2. */
+int option_usage(const char *what, const char *msg);
 
 #endif

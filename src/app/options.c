@@ -44,18 +44,6 @@ static int usage_error(const char *what, const char *arg)
 	return 2;
 }
 
-/* A message that is sanitised already. */
-static int usage_msg(const char *what, const char *msg)
-{
-	struct strbuf sb = STRBUF_INIT;
-
-	sb_addf(&sb, _("plogtop: %s%s\nTry 'plogtop --help' for more "
-		       "information.\n"), what, msg);
-	msglog_usage(sb.buf);
-	sb_free(&sb);
-	return 2;
-}
-
 /* What getopt refused: ARG is the word it stopped at. */
 static int getopt_error(int c, const char *arg)
 {
@@ -131,7 +119,7 @@ static int host_option(struct options *o, int c, const char *arg)
 			  : hostfile_load_arg(&hl, arg, &err);
 
 	if (rc < 0)
-		rc = usage_msg(c == OPT_HOST_LIST ? "-H: " : "", err.buf);
+		rc = option_usage(c == OPT_HOST_LIST ? "-H: " : "", err.buf);
 	for (size_t i = 0; rc == 0 && i < hl.n; i++)
 		add_host(o, hl.v[i], hl.path[i]);
 	hostlist_free(&hl);
@@ -151,7 +139,7 @@ static int path_argument(struct options *o, const char *arg)
 		return 0;
 	}
 	if (host_valid(host, &err) < 0)
-		rc = usage_msg("", err.buf);
+		rc = option_usage("", err.buf);
 	else
 		add_host(o, host, path);
 	free(host);

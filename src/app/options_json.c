@@ -29,27 +29,16 @@ const char **json_word_option(struct options *o, int c, const char **what)
 	return &o->exec_cmd;
 }
 
-static int usage(const char *text)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	sb_addf(&msg, _("plogtop: %s%s\nTry 'plogtop --help' for more "
-			"information.\n"), "", text);
-	msglog_usage(msg.buf);
-	sb_free(&msg);
-	return 2;
-}
-
 int json_options_check(const struct options *o)
 {
 	if (o->format == FORMAT_NDJSON && o->from_prometheus)
-		return usage(_("--from-prometheus writes text or "
+		return option_usage("", _("--from-prometheus writes text or "
 			       "--format=json"));
 	if (o->no_fix && o->format == FORMAT_TEXT && !o->exec_cmd)
-		return usage(_("--no-fix is for --format=json and "
+		return option_usage("", _("--no-fix is for --format=json and "
 			       "--format=ndjson"));
 	if (o->exec_history && !o->exec_cmd)
-		return usage(_("--exec-history is for --exec"));
+		return option_usage("", _("--exec-history is for --exec"));
 	if (o->exec_cmd && o->once)
 		return exec_needs_watching();
 	return 0;
@@ -57,6 +46,6 @@ int json_options_check(const struct options *o)
 
 int exec_needs_watching(void)
 {
-	return usage(_("--exec runs a command as incidents complete: use it "
+	return option_usage("", _("--exec runs a command as incidents complete: use it "
 		       "with --follow or the dashboard, not --once"));
 }

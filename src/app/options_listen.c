@@ -30,17 +30,6 @@ const char **listen_word_option(struct options *o, int c, const char **what)
 	}
 }
 
-static int usage(const char *text)
-{
-	struct strbuf msg = STRBUF_INIT;
-
-	sb_addf(&msg, _("plogtop: %s%s\nTry 'plogtop --help' for more "
-			"information.\n"), "", text);
-	msglog_usage(msg.buf);
-	sb_free(&msg);
-	return 2;
-}
-
 int listen_options_check(const struct options *o)
 {
 	struct listen_addr a;
@@ -48,16 +37,16 @@ int listen_options_check(const struct options *o)
 	int rc = 0;
 
 	if (!o->listen && (o->listen_cert || o->listen_key || o->listen_auth))
-		return usage(_("--listen-cert, --listen-key and --listen-auth "
+		return option_usage("", _("--listen-cert, --listen-key and --listen-auth "
 			       "are for --listen"));
 	if (!o->listen_cert != !o->listen_key)
-		return usage(_("--listen-cert and --listen-key go together"));
+		return option_usage("", _("--listen-cert and --listen-key go together"));
 	if (o->listen && o->once)
 		return listen_needs_watching();
 	if (o->listen && listen_addr_parse(o->listen, &a, &err) < 0) {
 		struct strbuf msg = STRBUF_INIT;
 		sb_addf(&msg, "--listen: %s", err.buf);
-		rc = usage(msg.buf);
+		rc = option_usage("", msg.buf);
 		sb_free(&msg);
 	}
 	sb_free(&err);
@@ -66,6 +55,6 @@ int listen_options_check(const struct options *o)
 
 int listen_needs_watching(void)
 {
-	return usage(_("--listen serves while plogtop watches: use it with "
+	return option_usage("", _("--listen serves while plogtop watches: use it with "
 		       "--follow or the dashboard, not --once"));
 }
