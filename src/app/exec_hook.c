@@ -20,7 +20,7 @@ struct exec_hook {
 	const struct catalog *cat;
 	const char *host;
 	struct msglog *log;
-	int no_fix, history, live;
+	int no_fix, history;
 	int (*of_history)(void *ctx, const struct incident *inc);
 	void *ctx;
 };
@@ -55,7 +55,10 @@ void exec_hook_on_incident(void *hook, const struct incident *inc)
 	if (!inc->proc)
 		return;
 	/* A chain the history left open completes after its end. */
-	if (!h->history && (!h->live || h->of_history(h->ctx, inc)))
+	if (!h->history && (!h->of_history || h->of_history(h->ctx, inc)))
+		return;
+	/* Held back: its JSON and environment are not made for nothing. */
+	if (runq_hold_if_full(h->q, monotonic_ms()))
 		return;
 	struct strbuf in = STRBUF_INIT;
 	exec_view_input(&in, inc, h->cat, h->no_fix);
@@ -70,7 +73,6 @@ void exec_hook_live(struct exec_hook *h,
 		    void *ctx)
 {
 	if (h) {
-		h->live = 1;
 		h->of_history = of_history;
 		h->ctx = ctx;
 	}

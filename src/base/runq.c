@@ -110,15 +110,22 @@ static void say_held(struct runq *q, unsigned long long now, int always)
 	q->held_said_at = now;
 }
 
+int runq_hold_if_full(struct runq *q, unsigned long long now)
+{
+	if (q->nwait < RUNQ_WAITING)
+		return 0;
+	q->c.held_back++;
+	say_held(q, now, 0);
+	return 1;
+}
+
 void runq_add(struct runq *q, char *input, size_t len, char **env,
 	      char *what, unsigned long long now)
 {
 	struct job j = { input, len, 0, env, what };
 
-	if (q->nwait == RUNQ_WAITING) {
-		q->c.held_back++;
+	if (runq_hold_if_full(q, now)) {
 		job_free(&j);
-		say_held(q, now, 0);
 		return;
 	}
 	q->wait[(q->wfirst + q->nwait++) % RUNQ_WAITING] = j;

@@ -32,6 +32,9 @@ struct runq *runq_new(const char *cmd, const char *name, struct msglog *log);
  * back when RUNQ_WAITING already wait. */
 void runq_add(struct runq *q, char *input, size_t len, char **env,
 	      char *what, unsigned long long now);
+/* When RUNQ_WAITING already wait: the job is counted as held back (and
+ * said), 1 is returned, and the caller need not make it; else 0. */
+int runq_hold_if_full(struct runq *q, unsigned long long now);
 /* Starts, feeds and reaps what is due; never blocks. */
 void runq_step(struct runq *q, unsigned long long now);
 /* Milliseconds until runq_step is next due, -1 when nothing is. */

@@ -137,10 +137,6 @@ int hostlist_add_path(struct hostlist *hl, const char *host,
 	return 0;
 }
 
-int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err)
-{
-	return hostlist_add_path(hl, host, "", err);
-}
 
 void hostlist_free(struct hostlist *hl)
 {

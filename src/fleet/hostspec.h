@@ -68,7 +68,6 @@ int hostfile_load_arg(struct hostlist *hl, const char *arg,
 
 /* Adds one host, validated, unless it is there already (with the same
  * path: host and path make a pair; path NULL or "" its default root). */
-int hostlist_add(struct hostlist *hl, const char *host, struct strbuf *err);
 int hostlist_add_path(struct hostlist *hl, const char *host,
 		      const char *path, struct strbuf *err);
 void hostlist_free(struct hostlist *hl);
