@@ -1,10 +1,13 @@
 #include "config.h"
 
+#include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <spawn.h>
+#include <unistd.h>
 
 #include "child.h"
+#include "strbuf.h"
 
 extern char **environ;
 
@@ -72,4 +75,24 @@ int child_spawn_env(pid_t *pid, char *const argv[], char *const envp[],
 	if (rc)
 		*pid = 0;
 	return rc;
+}
+
+void child_drain(int *fd, struct strbuf *sb, size_t max)
+{
+	char buf[16384];
+
+	while (*fd >= 0) {
+		ssize_t n = read(*fd, buf, sizeof buf);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+			return;
+		if (n <= 0) {
+			close(*fd);
+			*fd = -1;
+			return;
+		}
+		size_t keep = sb->len < max ? max - sb->len : 0;
+		sb_add(sb, buf, (size_t)n < keep ? (size_t)n : keep);
+	}
 }

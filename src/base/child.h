@@ -3,7 +3,10 @@
 #ifndef PLOGTOP_CHILD_H
 #define PLOGTOP_CHILD_H
 
+#include <stddef.h>
 #include <sys/types.h>
+
+struct strbuf;
 
 /* Starts argv (argv[0] looked up on PATH) with the given descriptors as
  * its stdin (in < 0: /dev/null), stdout and stderr, in a process group
@@ -15,5 +18,9 @@ int child_spawn(pid_t *pid, char *const argv[], int in, int out, int err);
 /* The same with envp as its environment (--exec's). */
 int child_spawn_env(pid_t *pid, char *const argv[], char *const envp[],
 		    int in, int out, int err);
+/* What there is to read on a child's non-blocking *fd, kept up to max
+ * bytes in sb (the rest read and let go, so that the child never blocks
+ * on a full pipe); at its end *fd is closed and set to -1. */
+void child_drain(int *fd, struct strbuf *sb, size_t max);
 
 #endif

@@ -236,23 +236,7 @@ static void feed(struct running *r)
 /* What it printed: the first OUT_KEEP bytes kept, the rest read away. */
 static void drain(struct running *r)
 {
-	char buf[4096];
-
-	while (r->out >= 0) {
-		ssize_t n = read(r->out, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && errno == EAGAIN)
-			return;
-		if (n <= 0) {
-			close(r->out);
-			r->out = -1;
-			return;
-		}
-		if (r->said.len < OUT_KEEP)
-			sb_add(&r->said, buf, (size_t)n < OUT_KEEP - r->said.len
-			       ? (size_t)n : OUT_KEEP - r->said.len);
-	}
+	child_drain(&r->out, &r->said, OUT_KEEP);
 }
 
 /* Its end, said when it failed. */

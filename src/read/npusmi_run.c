@@ -203,27 +203,6 @@ static void start(struct npusmi_run *r, unsigned long long now)
 	sb_reset(&r->errbuf);
 }
 
-/* What is there to read on fd, kept up to max bytes (the rest read and
- * let go, so that the child never blocks on a full pipe). */
-static void drain(int *fd, struct strbuf *sb, size_t max)
-{
-	char buf[16384];
-
-	while (*fd >= 0) {
-		ssize_t n = read(*fd, buf, sizeof buf);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
-			return;
-		if (n <= 0) {
-			close_fd(fd);
-			return;
-		}
-		size_t keep = sb->len < max ? max - sb->len : 0;
-		sb_add(sb, buf, (size_t)n < keep ? (size_t)n : keep);
-	}
-}
-
 /* The first line of what it said on stderr, for the message. */
 static void first_line(const struct strbuf *err, struct strbuf *out)
 {
@@ -294,8 +273,8 @@ void npusmi_run_step(struct npusmi_run *r, unsigned long long now)
 	if (!r)
 		return;
 	if (r->pid) {
-		drain(&r->out, &r->outbuf, NPUSMI_OUTPUT_MAX);
-		drain(&r->err, &r->errbuf, NPUSMI_ERR_MAX);
+		child_drain(&r->out, &r->outbuf, NPUSMI_OUTPUT_MAX);
+		child_drain(&r->err, &r->errbuf, NPUSMI_ERR_MAX);
 		int status;
 		/* Reaped before the timeout is looked at: a run that ended
 		 * while nobody read is not a slow one. */
