@@ -167,6 +167,23 @@ static void close_stalest(struct classifier *c)
 	chain_close(c, LRU_CHAIN(c->lru.first));
 }
 
+static void on_prefix_field(void *ctx, const char *name, const char *value,
+			    size_t len)
+{
+	struct incident *inc = ctx;
+
+	if (strcmp(name, "pid") != 0 && strcmp(name, "name") != 0 &&
+	    !incident_field(inc, name))
+		incident_set_field(inc, name, value, len);
+}
+
+void chain_prefix_fields(struct classifier *c, struct incident *inc,
+			 const char *prefix, size_t len)
+{
+	if (len)
+		ruleset_prefix_fields(c->rs, prefix, len, on_prefix_field, inc);
+}
+
 struct chain *chain_open(struct classifier *c, const struct record *rec)
 {
 	struct chain *ch = xcalloc(1, sizeof *ch);
@@ -196,6 +213,7 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 		inc->pid = rec->pid;
 		inc->tid = rec->tid;
 		inc->name = xstrndup(rec->name, rec->namelen);
+		chain_prefix_fields(c, inc, rec->raw, rec->lead);
 	}
 	if (!ch->name)
 		ch->name = xstrdup("");

@@ -175,6 +175,11 @@ struct classifier {
 
 /* chain.c */
 struct chain *chain_open(struct classifier *c, const struct record *rec);
+/* What a line's prefix (its first len bytes) says besides the process
+ * (a rank, a pod and container, a worker's parallel indices): fields of
+ * inc, the first value winning. */
+void chain_prefix_fields(struct classifier *c, struct incident *inc,
+			 const char *prefix, size_t len);
 void chain_close_at(struct classifier *c, size_t i);
 void chain_close(struct classifier *c, struct chain *ch);
 void chain_free(struct chain *ch);

@@ -41,6 +41,10 @@ struct record {
 	const char *prefix;	/* screen: the shape of the line's prefix */
 	size_t prefixlen;
 	unsigned long long off;	/* byte offset of its first line in file */
+	/* plog behind a prefix ("[pod/x/y] [ERROR] RUNTIME(..."): the
+	 * prefix's bytes at the start of raw, whose fields the incident
+	 * takes as a screen block's prefix gives its own. */
+	size_t lead;
 };
 
 /* Receives each incident; it takes ownership. */

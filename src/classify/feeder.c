@@ -28,6 +28,7 @@ struct feeder {
 	unsigned fact_levels;	/* of the rules: ruleset_fact_levels */
 	unsigned long line;
 	unsigned long long off;	/* of the record's first line */
+	size_t lead;		/* its prefix's bytes (struct record's) */
 	const char *recfile;
 	unsigned nlines;
 	struct screen_line sl;	/* what the current line of output is */
@@ -126,6 +127,7 @@ void feeder_flush(struct feeder *f)
 			.nlines = f->nlines, .prefix = "", .prefixlen = 0,
 			.off = f->off,
 			.module = sb_str(&f->module), .modulelen = f->module.len,
+			.lead = f->lead,
 		};
 		classifier_feed(f->c, &rec);
 	}
@@ -271,6 +273,7 @@ static int plog_line(struct feeder *f, const char *line, size_t len,
 	h.module.off += lead;
 	h.stamp.off += lead;
 	start_record(f, line, len, &h, lineno);
+	f->lead = lead;
 	return 1;
 }
 

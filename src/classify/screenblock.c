@@ -356,18 +356,6 @@ static void on_prefix_capture(void *ctx, const char *name, const char *value,
 	}
 }
 
-/* What else a prefix says (a rank, a worker's parallel indices): the
- * block's fields, the first value winning. */
-static void on_prefix_field(void *ctx, const char *name, const char *value,
-			    size_t len)
-{
-	struct incident *inc = ctx;
-
-	if (strcmp(name, "pid") != 0 && strcmp(name, "name") != 0 &&
-	    !incident_field(inc, name))
-		incident_set_field(inc, name, value, len);
-}
-
 void screen_feed(struct classifier *c, const struct screen_line *sl,
 		 const char *file, const char *line, size_t len,
 		 unsigned long lineno)
@@ -390,9 +378,7 @@ void screen_feed(struct classifier *c, const struct screen_line *sl,
 		rec.name = pp.name;
 		rec.namelen = pp.namelen;
 		ch = open_line(c, &rec, sl->kind == SCREEN_HEADING);
-		if (sl->off)
-			ruleset_prefix_fields(c->rs, line, sl->off,
-					      on_prefix_field, ch->inc);
+		chain_prefix_fields(c, ch->inc, line, sl->off);
 		return;
 	}
 	if (sl->kind == SCREEN_HEADLESS) {
