@@ -194,9 +194,51 @@ int logtime_parse_since(const char *arg, logtime_t now, logtime_t *out)
 	return parse_time(arg, out);
 }
 
+/* The zone's offset at instant secs, by localtime_r: unlike mktime, it
+ * does not look at the zone file again (glibc's mktime stats
+ * /etc/localtime on every call when TZ is unset, which was a quarter of
+ * a --once run on a dense tree).  Sets ok to 0 when it fails. */
+static long offset_at(time_t secs, int *ok)
+{
+	struct tm tm;
+
+	if (!localtime_r(&secs, &tm)) {
+		*ok = 0;
+		return 0;
+	}
+	return tm.tm_gmtoff;
+}
+
+/* The offset the zone had at wall clock secs when that wall clock names
+ * one instant only: the offset o with localtime(secs - o) == o, the same
+ * for two days either side (offsets differ by less than that, so no
+ * other instant can show this wall clock).  0 when it does not. */
+static int offset_unique(time_t secs, long *off)
+{
+	int ok = 1;
+	long o = offset_at(secs, &ok);
+
+	for (int i = 0; i < 2 && ok; i++) {
+		long o2 = offset_at(secs - o, &ok);
+		if (o2 == o)
+			break;
+		o = o2;
+	}
+	time_t at = secs - o;
+	const time_t day2 = 2 * 86400;
+	/* mktime's -1 is also its error: that second is left to it. */
+	if (!ok || at == (time_t)-1 || offset_at(at, &ok) != o || offset_at(at - day2, &ok) != o ||
+	    offset_at(at + day2, &ok) != o || !ok)
+		return 0;
+	*off = o;
+	return 1;
+}
+
 /* mktime with tm_isdst -1 says which offset the zone had at that wall
  * clock (DST included); a time in a gap or a repeat is taken as mktime
- * takes it (the later offset in a gap, one of the two in a repeat). */
+ * takes it (the later offset in a gap, one of the two in a repeat).
+ * Most times are far from any change of offset: for them localtime_r
+ * gives the same answer much faster, and mktime runs only near one. */
 int logtime_utc_offset(logtime_t t, long *off)
 {
 	if (t == LOGTIME_UNKNOWN)
@@ -204,6 +246,9 @@ int logtime_utc_offset(logtime_t t, long *off)
 	time_t secs = (time_t)(t / 1000000);
 	struct tm tm;
 
+	if (offset_unique(secs, off))
+		return *off >= -LOGTIME_OFFSET_MAX && *off <= LOGTIME_OFFSET_MAX
+		       ? 0 : -1;
 	if (!gmtime_r(&secs, &tm))
 		return -1;
 	tm.tm_isdst = -1;
