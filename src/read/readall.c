@@ -83,6 +83,11 @@ struct worker {
 	size_t nbatch;
 	struct item got[BATCH];		/* the main thread's, taken */
 	size_t ngot, taken;
+	/* The stream being read said its process's device, its rank: the
+	 * model will give them to an incident that does not say its own,
+	 * which the main thread then renders (model_changed_who), so the
+	 * worker need not render it first. */
+	int saw_device, saw_rank;
 };
 
 struct ruleset *rules_for(const struct options *o, struct strbuf *err)
@@ -165,8 +170,12 @@ static void worker_incident(void *ctx, struct incident *inc)
 		incident_drop_raw(inc);
 
 	/* Rendering is much of a JSON report's cost: done here, in
-	 * parallel; the model only counts. */
-	if (w->view) {
+	 * parallel; the model only counts.  Not when the model will change
+	 * what it says (a guess: the main thread renders what has no text,
+	 * and what the model changed, either way). */
+	int defer = (w->saw_device && !incident_field(inc, "device_id")) ||
+		    (w->saw_rank && !incident_field(inc, "rank"));
+	if (w->view && !defer) {
 		struct strbuf sb = STRBUF_INIT;
 		w->view->render(w->view->ctx, &sb, inc);
 		/* Its room cut to what it holds: thousands may wait. */
@@ -185,11 +194,18 @@ static void worker_incident(void *ctx, struct incident *inc)
  * the incident that takes it). */
 static void worker_fact(void *ctx, struct fact *f)
 {
+	struct worker *w = ctx;
+
+	w->saw_device |= f->kind == FACT_DEVICE;
+	w->saw_rank |= f->kind == FACT_RANK;
 	enqueue(ctx, (struct item){ NULL, f, NULL, 0, 0, 0 });
 }
 
 static void stream_end(void *ctx)
 {
+	struct worker *w = ctx;
+
+	w->saw_device = w->saw_rank = 0;
 	enqueue(ctx, (struct item){ NULL, NULL, NULL, 0, 0, 0 });
 }
 
@@ -326,7 +342,7 @@ static void add_stream(struct model *m, struct worker *w,
 		adopt(m, &a, it.inc);
 		/* Rendered by the worker: the view does not watch. */
 		if (model_add(m, it.inc, READ_BEFORE) && view) {
-			if (model_changed_who(&it))
+			if (!it.json || model_changed_who(&it))
 				render_again(view, &it);
 			view->add(view->ctx, it.json, it.jsonlen);
 		}
