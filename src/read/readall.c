@@ -83,8 +83,9 @@ struct worker {
 	size_t nbatch;
 	struct item got[BATCH];		/* the main thread's, taken */
 	size_t ngot, taken;
-	/* The stream being read said its process's device, its rank: the
-	 * model will give them to an incident that does not say its own,
+	/* The stream being read said its process's device, its rank (by a
+	 * fact, or an incident's field): the model will give them to an
+	 * incident that does not say its own,
 	 * which the main thread then renders (model_changed_who), so the
 	 * worker need not render it first. */
 	int saw_device, saw_rank;
@@ -173,8 +174,13 @@ static void worker_incident(void *ctx, struct incident *inc)
 	 * parallel; the model only counts.  Not when the model will change
 	 * what it says (a guess: the main thread renders what has no text,
 	 * and what the model changed, either way). */
-	int defer = (w->saw_device && !incident_field(inc, "device_id")) ||
-		    (w->saw_rank && !incident_field(inc, "rank"));
+	int has_device = incident_field(inc, "device_id") != NULL;
+	int has_rank = incident_field(inc, "rank") != NULL;
+	int defer = (w->saw_device && !has_device) ||
+		    (w->saw_rank && !has_rank);
+	/* The model learns the process's from the incident's own too. */
+	w->saw_device |= has_device;
+	w->saw_rank |= has_rank;
 	if (w->view && !defer) {
 		struct strbuf sb = STRBUF_INIT;
 		w->view->render(w->view->ctx, &sb, inc);
