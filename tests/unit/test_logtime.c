@@ -287,12 +287,59 @@ static void test_utc_offset(void **state)
 	assert_string_equal(buf, "2025-12-31T23:00:00Z");
 }
 
+/* What mktime says of a log's wall clock, the answer logtime_utc_offset
+ * must give (it asks localtime_r where only one offset can be meant). */
+static int mktime_offset(logtime_t t, long *off)
+{
+	time_t secs = (time_t)(t / 1000000);
+	struct tm tm;
+
+	if (!gmtime_r(&secs, &tm))
+		return -1;
+	tm.tm_isdst = -1;
+	if (mktime(&tm) == (time_t)-1)
+		return -1;
+	*off = tm.tm_gmtoff;
+	return 0;
+}
+
+/* Every quarter of an hour (and a few seconds) of three years, in zones
+ * with DST of an hour, of half an hour and a jump of a day, and none:
+ * the same offset as mktime, in gaps and repeats too. */
+static void test_utc_offset_as_mktime(void **state)
+{
+	static const char *const zones[] = {
+		"Europe/Berlin", "America/New_York", "Australia/Lord_Howe",
+		"Pacific/Apia", "Asia/Shanghai", "UTC",
+	};
+	const logtime_t from = logtime_make(2010, 1, 1, 0, 0, 0, 0);
+	const logtime_t to = logtime_make(2013, 1, 1, 0, 0, 0, 0);
+	long differ = 0, checked = 0;
+
+	(void)state;
+	for (size_t z = 0; z < sizeof zones / sizeof *zones; z++) {
+		setenv("TZ", zones[z], 1);
+		tzset();
+		for (logtime_t t = from; t < to; t += 899LL * 1000000) {
+			long a = 1, b = 2;
+			int ra = logtime_utc_offset(t, &a);
+			int rb = mktime_offset(t, &b);
+			checked++;
+			if (ra != rb || (ra == 0 && a != b))
+				differ++;
+		}
+	}
+	assert_true(checked > 600000);
+	assert_int_equal(differ, 0);
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_parse_full_stamp),
 		cmocka_unit_test(test_utc_offset),
+		cmocka_unit_test(test_utc_offset_as_mktime),
 		cmocka_unit_test(test_parse_lost_colon),
 		cmocka_unit_test(test_parse_without_fraction),
 		cmocka_unit_test(test_parse_reads_only_n_bytes),
