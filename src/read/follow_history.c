@@ -81,6 +81,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		n++;
 	}
 	qsort(v, n, sizeof *v, order_cmp);
+	follow_group_copies(fw, v, n);
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
 	follow_check_waiting(fw, now_ms);

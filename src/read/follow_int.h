@@ -241,6 +241,10 @@ struct history {
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);
+/* follow_copies.c: the streams that are copies of each other next to
+ * each other in the plan v (n files, stream by stream), the fullest
+ * first. */
+void follow_group_copies(struct follower *fw, struct order *v, size_t n);
 void follow_free_history(struct follower *fw);
 
 /* ---- the follower ---- */
