@@ -345,6 +345,9 @@ void model_dedupe_expect(struct model *m, const char *path);
  * counted, its fingerprint is kept.  model_add's. */
 int model_dedupe(struct model *m, struct incident *inc,
 		 enum read_when when);
+/* Keeps what the fingerprint needs of inc's raw lines, before a reader
+ * lets them go (readall.c's threads). */
+void model_dedupe_head(struct incident *inc);
 /* Lists a copy (a host's, merged). */
 void model_duplicate(struct model *m, const char *file, unsigned long line,
 		     const char *kept_file, unsigned long kept_line);

@@ -146,8 +146,14 @@ static size_t key_of(const struct incident *inc)
 	h = mix(h, (size_t)inc->tid);
 	h = mix(h, (size_t)inc->first);
 	h = mix(h, (size_t)(uintptr_t)inc->host);
-	return mix(h, htab_hash_str(inc->raw[0].text ? inc->raw[0].text : "",
-				    11));
+	return mix(h, inc->head_hash);
+}
+
+void model_dedupe_head(struct incident *inc)
+{
+	if (!inc->head_hash && inc->nraw)
+		inc->head_hash = htab_hash_str(inc->raw[0].text
+					       ? inc->raw[0].text : "", 11) | 1;
 }
 
 struct probe {
@@ -229,7 +235,8 @@ int model_dedupe(struct model *m, struct incident *inc, enum read_when when)
 {
 	/* A cluster's counts and captured output with no time of its own
 	 * have no fingerprint. */
-	if (m->weighted || !inc->file || !inc->nraw ||
+	model_dedupe_head(inc);
+	if (m->weighted || !inc->file || !inc->head_hash ||
 	    inc->first == LOGTIME_UNKNOWN)
 		return 0;
 	struct dedupe *d = dd_of(m);
