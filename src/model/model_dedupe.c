@@ -254,7 +254,10 @@ int model_dedupe(struct model *m, struct incident *inc, enum read_when when)
 	}
 	remember(m, d, inc, p.key);
 	if (m->live) {
-		logtime_t at = model_counted_time(inc->first, logtime_now());
+		/* A time far ahead of the clock counts as now (model.h). */
+		logtime_t now = logtime_now(), at = inc->first;
+		if (at > now && at - now > MODEL_SKEW_USEC)
+			at = now;
 		if (d->newest == LOGTIME_UNKNOWN || at > d->newest)
 			d->newest = at;
 		if (when == READ_AS_WRITTEN)
