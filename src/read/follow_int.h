@@ -237,6 +237,11 @@ struct history {
 	struct order *v;	/* files whose history is still to read */
 	size_t n, pos;
 	unsigned long long bytes;
+	/* Files another follower planned (follower_add_planned), in the
+	 * plan's order: read in it, not sorted again (a reading thread's
+	 * share of --once's plan must keep its order). */
+	struct tail **planned;
+	size_t nplanned;
 };
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
