@@ -24,14 +24,13 @@
 #include "model_int.h"
 #include "xalloc.h"
 
+/* 56 bytes: the key (node.hash) is a 64-bit hash of every field of the
+ * chain and of its file's name; two chains that are not copies share
+ * one with a chance of 2^-64. */
 struct fingerprint {
 	struct hnode node;		/* by key */
-	struct dlink order;		/* oldest kept first */
-	size_t key;			/* every field's hash */
-	const char *host;		/* inc->host, as given */
-	long pid;
-	logtime_t first;
-	size_t name;			/* the file's name (copy_name) */
+	struct dlink order;		/* kept first, first */
+	logtime_t first;		/* for the window */
 	const char *file;		/* interned: a reference held */
 	unsigned long line;
 };
@@ -142,6 +141,8 @@ static size_t key_of(const struct incident *inc)
 {
 	size_t h = htab_hash_str(inc->name ? inc->name : "", 7);
 
+	h = mix(h, copy_name(inc->file, NULL));
+
 	h = mix(h, (size_t)inc->pid);
 	h = mix(h, (size_t)inc->tid);
 	h = mix(h, (size_t)inc->first);
@@ -156,19 +157,11 @@ void model_dedupe_head(struct incident *inc)
 					       ? inc->raw[0].text : "", 11) | 1;
 }
 
-struct probe {
-	const struct incident *inc;
-	size_t key, name;
-};
-
 static int fp_eq(const struct hnode *n, const void *key)
 {
 	const struct fingerprint *f = (const struct fingerprint *)n;
-	const struct probe *p = key;
 
-	return f->key == p->key && f->pid == p->inc->pid &&
-	       f->first == p->inc->first && f->host == p->inc->host &&
-	       f->name == p->name;
+	return f->first == ((const struct incident *)key)->first;
 }
 
 static void fp_free(struct model *m, struct dedupe *d, struct fingerprint *f)
@@ -217,11 +210,7 @@ static void remember(struct model *m, struct dedupe *d,
 	struct fingerprint *f = xcalloc(1, sizeof *f);
 
 	f->node.hash = key;
-	f->key = key;
-	f->host = inc->host;
-	f->pid = inc->pid;
 	f->first = inc->first;
-	f->name = copy_name(inc->file, NULL);
 	f->file = model_intern(m, inc->file);
 	f->line = inc->line;
 	htab_insert(&d->fps, &f->node);
@@ -234,17 +223,20 @@ static void remember(struct model *m, struct dedupe *d,
 int model_dedupe(struct model *m, struct incident *inc, enum read_when when)
 {
 	/* A cluster's counts and captured output with no time of its own
-	 * have no fingerprint. */
+	 * have no fingerprint; nor has standard input ("-"): no file is
+	 * named like it. */
+	if (m->weighted || !inc->file || inc->first == LOGTIME_UNKNOWN ||
+	    strcmp(inc->file, "-") == 0)
+		return 0;
 	model_dedupe_head(inc);
-	if (m->weighted || !inc->file || !inc->head_hash ||
-	    inc->first == LOGTIME_UNKNOWN)
+	if (!inc->head_hash)
 		return 0;
 	struct dedupe *d = dd_of(m);
 	if (!wanted(m, d, inc->file))
 		return 0;
-	struct probe p = { inc, key_of(inc), copy_name(inc->file, NULL) };
+	size_t key = key_of(inc);
 	const struct fingerprint *f = (const struct fingerprint *)
-		htab_find(&d->fps, p.key, fp_eq, &p);
+		htab_find(&d->fps, key, fp_eq, inc);
 	/* The same file: another failure, counted (its first is known). */
 	if (f && strcmp(f->file, inc->file) == 0)
 		return 0;
@@ -252,7 +244,7 @@ int model_dedupe(struct model *m, struct incident *inc, enum read_when when)
 		model_duplicate(m, inc->file, inc->line, f->file, f->line);
 		return 1;
 	}
-	remember(m, d, inc, p.key);
+	remember(m, d, inc, key);
 	if (m->live) {
 		/* A time far ahead of the clock counts as now (model.h). */
 		logtime_t now = logtime_now(), at = inc->first;
