@@ -141,12 +141,13 @@ static size_t key_of(const struct incident *inc)
 {
 	size_t h = htab_hash_str(inc->name ? inc->name : "", 7);
 
+	/* The host by its name: before it is counted, inc->host may be a
+	 * string of the incident's own (a host's JSON, a path's host). */
 	h = mix(h, copy_name(inc->file, NULL));
-
 	h = mix(h, (size_t)inc->pid);
 	h = mix(h, (size_t)inc->tid);
 	h = mix(h, (size_t)inc->first);
-	h = mix(h, (size_t)(uintptr_t)inc->host);
+	h = mix(h, inc->host ? htab_hash_str(inc->host, 13) : 0);
 	return mix(h, inc->head_hash);
 }
 

@@ -98,6 +98,32 @@ static void test_archive_expects_every_name(void **state)
 	model_free(&m);
 }
 
+static void test_hosts_by_name(void **state)
+{
+	struct model m;
+	char h1[] = "10.0.0.5", h1again[] = "10.0.0.5", h2[] = "10.0.0.6";
+
+	(void)state;
+	model_init(&m);
+	model_dedupe_expect(&m, "/a/plog-1.log");
+	struct incident *a = chain(T0, "/a/plog-1.log", L1);
+	a->host = h1;
+	model_add(&m, a, READ_BEFORE);
+	/* Another node's chain of the same pid and time: another failure. */
+	struct incident *b = chain(T0, "/b/plog-1.log", L1);
+	b->host = h2;
+	assert_int_equal(model_add(&m, b, READ_BEFORE), 1);
+	/* The first node's again, its name in another string: a copy. */
+	struct incident *c = chain(T0, "/c/plog-1.log", L1);
+	c->host = h1again;
+	assert_int_equal(model_add(&m, c, READ_BEFORE), 0);
+	/* The same chain read locally (no host) is not the node's. */
+	assert_int_equal(model_add(&m, chain(T0, "/d/plog-1.log", L1),
+				   READ_BEFORE), 1);
+	assert_int_equal(m.duplicates_total, 1);
+	model_free(&m);
+}
+
 static void test_live_window(void **state)
 {
 	struct model m;
@@ -155,6 +181,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_once_keeps_only_expected_names),
 		cmocka_unit_test(test_archive_expects_every_name),
+		cmocka_unit_test(test_hosts_by_name),
 		cmocka_unit_test(test_live_window),
 		cmocka_unit_test(test_listed_bounded_and_merged),
 	};
