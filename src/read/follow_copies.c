@@ -1,10 +1,10 @@
 /* Copies in the history's plan: streams that hold a file of the same name
  * in different places (a top-level copy beside run/ and debug/, a
  * `cp -r` backup, a bundle unpacked beside its source) are read one after
- * the other, the one with the most bytes first, at the place of the
- * first of them.  The fullest copy of a chain is then the one the model
- * counts (model_dedupe.c), in --once and in the live modes' history
- * alike, whatever order the files are named or found in; a plan with no
+ * the other, the one with the most bytes in the files they share first,
+ * at the place of the first of them.  The fullest copy of a chain is
+ * then the one the model counts (model_dedupe.c), in --once and in the
+ * live modes' history alike, whatever order the files are named or found in; a plan with no
  * copies keeps its order.  --once is told which names have copies
  * (model_dedupe_expect), so that only their incidents' fingerprints are
  * kept. */
@@ -23,6 +23,7 @@ struct shared_name {
 	size_t len;
 	const char *path;
 	size_t stream;
+	size_t idx;		/* in the plan */
 };
 
 static int named_cmp(const void *a, const void *b)
@@ -48,7 +49,8 @@ static size_t find(size_t *up, size_t s)
 /* Joins the streams that share a file's name; returns whether any did,
  * and tells the model the names shared. */
 static int join_streams(struct follower *fw, const struct order *v,
-			size_t n, const size_t *stream_of, size_t *up)
+			size_t n, const size_t *stream_of, size_t *up,
+			unsigned char *shared)
 {
 	struct shared_name *nm = xcalloc(n + 1, sizeof *nm);
 	int joined = 0;
@@ -57,7 +59,7 @@ static int join_streams(struct follower *fw, const struct order *v,
 		const char *p = v[i].t->path, *b = strrchr(p, '/');
 		b = b ? b + 1 : p;
 		nm[i] = (struct shared_name){ b, strlen(b) - codec_suffix(b), p,
-					stream_of[i] };
+					      stream_of[i], i };
 	}
 	qsort(nm, n, sizeof *nm, named_cmp);
 	for (size_t i = 1; i < n; i++) {
@@ -69,6 +71,7 @@ static int join_streams(struct follower *fw, const struct order *v,
 		if (a != b)
 			up[a > b ? a : b] = a < b ? a : b;
 		joined = 1;
+		shared[nm[i].idx] = shared[nm[i - 1].idx] = 1;
 		model_dedupe_expect(fw->m, nm[i].path);
 	}
 	free(nm);
@@ -77,14 +80,18 @@ static int join_streams(struct follower *fw, const struct order *v,
 
 struct stream_size {
 	size_t stream, first;	/* its first entry in v */
-	unsigned long long bytes;
+	unsigned long long shared, bytes;
 };
 
-/* The order of a group's streams: most bytes first, then as planned. */
+/* The order of a group's streams: most bytes in the files whose names
+ * others hold too first (an older backup may hold more rotations, and
+ * the last one cut), then most bytes, then as planned. */
 static int size_cmp(const void *a, const void *b)
 {
 	const struct stream_size *x = a, *y = b;
 
+	if (x->shared != y->shared)
+		return x->shared > y->shared ? -1 : 1;
 	if (x->bytes != y->bytes)
 		return x->bytes > y->bytes ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
@@ -111,7 +118,7 @@ static int group_cmp(const void *a, const void *b)
 
 /* v: the plan, stream by stream; its streams are put in the new order. */
 static void regroup(struct order *v, size_t n, const size_t *stream_of,
-		    size_t nstreams, size_t *up)
+		    size_t nstreams, size_t *up, const unsigned char *shared)
 {
 	struct stream_size *ss = xcalloc(nstreams + 1, sizeof *ss);
 	struct order *out = xcalloc(n + 1, sizeof *out);
@@ -123,8 +130,11 @@ static void regroup(struct order *v, size_t n, const size_t *stream_of,
 	for (size_t i = 0; i < n; i++) {
 		size_t s = stream_of[i];
 		if (!count[s]++)
-			ss[s] = (struct stream_size){ s, i, 0 };
-		ss[s].bytes += file_bytes(v[i].t);
+			ss[s] = (struct stream_size){ s, i, 0, 0 };
+		unsigned long long b = file_bytes(v[i].t);
+		ss[s].bytes += b;
+		if (shared[i])
+			ss[s].shared += b;
 	}
 	for (size_t s = 0; s < nstreams; s++) {
 		by[2 * s] = find(up, s);
@@ -181,8 +191,10 @@ void follow_group_copies(struct follower *fw, struct order *v, size_t n)
 	size_t *up = xcalloc(nstreams + 1, sizeof *up);
 	for (size_t s = 0; s < nstreams; s++)
 		up[s] = s;
-	if (join_streams(fw, v, n, stream_of, up))
-		regroup(v, n, stream_of, nstreams, up);
+	unsigned char *shared = xcalloc(n + 1, 1);
+	if (join_streams(fw, v, n, stream_of, up, shared))
+		regroup(v, n, stream_of, nstreams, up, shared);
+	free(shared);
 	free(up);
 	free(stream_of);
 }
