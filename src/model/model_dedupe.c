@@ -9,8 +9,7 @@
  * The fullest copy is the one counted because it comes first: the
  * history's plan puts the copies of a stream next to each other, the one
  * with the most bytes in the files they share first (follow_copies.c),
- * in --once and in the
- * live modes' history alike.  A copy arriving later is dropped even when
+ * in --once and in the live modes' history alike.  A copy arriving later is dropped even when
  * it is fuller (a copy the plan could not see): counters never fall, and
  * the counted incident stays as it was read.
  *
