@@ -154,7 +154,8 @@ struct duplicate {
 /* The fingerprints a copy is known by (a few dozen bytes each, never the
  * lines).  --once keeps those of files whose name is found in more than
  * one place of the plan (model_dedupe_expect), or of every file when
- * the plan holds an archive; a tree without copies keeps none.  The live
+ * the plan holds an archive, all of them (its report is exact); a tree
+ * without copies keeps none.  The live
  * modes keep those of the history until it is read, then of the last
  * DEDUPE_WINDOW_USEC of log time behind the newest seen, and at most
  * DEDUPE_MAX: a copy of an older chain, written while watched, is

@@ -216,7 +216,8 @@ static void remember(struct model *m, struct dedupe *d,
 	f->line = inc->line;
 	htab_insert(&d->fps, &f->node);
 	dlist_push_back(&d->order, &f->order);
-	while (d->order.n > DEDUPE_MAX)
+	/* --once is exact: it keeps what the names with copies hold. */
+	while (m->live && d->order.n > DEDUPE_MAX)
 		fp_free(m, d, DLIST_ENTRY(d->order.first, struct fingerprint,
 					  order));
 }
