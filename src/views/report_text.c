@@ -108,7 +108,7 @@ static void copies_list(struct strbuf *sb, const struct model *m)
 		const struct duplicate *d = &m->duplicates[i];
 		sb_adds(sb, "         ");
 		put_path(sb, d->file, 60);
-		sb_addf(sb, ":%lu\n           %s ", d->line, _("a copy of"));
+		sb_addf(sb, ":%lu\n           %s ", d->line, _("the same chain as"));
 		put_path(sb, d->kept_file, 50);
 		sb_addf(sb, ":%lu\n", d->kept_line);
 	}
