@@ -438,6 +438,7 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	lv->prom_heartbeat_ms = prom_heartbeat(o);
 	model_init(&lv->m);
 	model_set_job(&lv->m, o->job);
+	model_set_path_hosts(&lv->m, o->path_hosts);
 	msglog_init(&lv->log);
 	/* The dashboard's messages wait for it from the start: a warning
 	 * while the roots are set up shows on its message line; if it

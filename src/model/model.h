@@ -96,6 +96,12 @@ struct model_host {
 	size_t empty_roots;		/* its roots that gave no file */
 	size_t bad_claims;		/* counts of its report refused */
 	int trouble;			/* done, but exit 2 (fleet_once.c) */
+	/* Named by the path of a local file on shared storage, not on the
+	 * command line (model_pathhost.c): never connected to, its logs
+	 * were read here.  origin: the path up to the host's directory, as
+	 * first seen; rule: which rule named it (a static string). */
+	char *origin;
+	const char *rule;
 };
 
 struct process {
@@ -218,6 +224,9 @@ struct model {
 	struct model_host **hosts;
 	size_t nhosts;
 	struct htab host_index;
+	/* Hosts and jobs from the paths of local files (model_pathhost.c):
+	 * its rules and the jobs it named; NULL: none. */
+	struct model_path_hosts *path_hosts;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
 	/* What the incident being counted stands for: 1, or a cluster's
@@ -377,5 +386,22 @@ size_t model_hosts_in(const struct model *m, enum host_state state);
 const char *host_state_name(enum host_state s);
 /* Whether any input is remote (views then show a HOST column). */
 int model_has_hosts(const struct model *m);
+
+/* ---- hosts from paths (model_pathhost.c) ---- */
+
+struct pathhost;
+/* The rules that name a local file's host and job by its path (the
+ * caller's, which outlive m; NULL: none, the default). */
+void model_set_path_hosts(struct model *m, const struct pathhost *rules);
+/* A local incident (host NULL, with a file): its host from its path, if
+ * the rules name one (then inc->host is that host's name).  Called first
+ * thing in model_add; a path is matched once. */
+void model_path_host(struct model *m, struct incident *inc);
+/* The same for a fact: f, or *copy with its host set. */
+struct fact;
+const struct fact *model_path_fact(struct model *m, const struct fact *f,
+				   struct fact *copy);
+/* The job a local file's path names, or NULL. */
+const char *model_path_job(struct model *m, const char *file);
 
 #endif

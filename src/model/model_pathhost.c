@@ -1,0 +1,122 @@
+/* Hosts and jobs from the paths of local files on shared storage
+ * (classify/pathhost.h says the rules): a local incident or fact whose
+ * file lies in a pod's tree gets that pod's host, as if a host had sent
+ * it, but nothing connects to it: its logs were read here.  Each
+ * interned path is matched once; what it named is kept with it
+ * (model_path_host_cache), and goes with it. */
+#include "config.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "fact.h"
+#include "model_int.h"
+#include "pathhost.h"
+#include "xalloc.h"
+
+/* The jobs paths named, each kept once: few (one per task directory). */
+#define PATH_JOBS_MAX 4096
+
+struct model_path_hosts {
+	const struct pathhost *rules;
+	char **jobs;
+	size_t njobs;
+};
+
+void model_set_path_hosts(struct model *m, const struct pathhost *rules)
+{
+	if (!m->path_hosts)
+		m->path_hosts = xcalloc(1, sizeof *m->path_hosts);
+	m->path_hosts->rules = rules;
+}
+
+void model_path_hosts_free(struct model *m)
+{
+	struct model_path_hosts *ph = m->path_hosts;
+
+	if (!ph)
+		return;
+	for (size_t i = 0; i < ph->njobs; i++)
+		free(ph->jobs[i]);
+	free(ph->jobs);
+	free(ph);
+	m->path_hosts = NULL;
+}
+
+static const char *keep_job(struct model_path_hosts *ph, const char *job)
+{
+	if (!job[0])
+		return NULL;
+	for (size_t i = 0; i < ph->njobs; i++)
+		if (strcmp(ph->jobs[i], job) == 0)
+			return ph->jobs[i];
+	if (ph->njobs >= PATH_JOBS_MAX)
+		return NULL;
+	ph->jobs = xrealloc(ph->jobs, (ph->njobs + 1) * sizeof *ph->jobs);
+	return ph->jobs[ph->njobs++] = xstrdup(job);
+}
+
+/* The host a match names: new ones remember where they came from, and
+ * are as a host whose logs were read (up live, done in --once). */
+static struct model_host *path_host(struct model *m, const char *file,
+				    const struct pathhost_match *pm)
+{
+	struct model_host *h = model_host_find(m, pm->host);
+
+	if (h)
+		return h;
+	h = model_host_add(m, pm->host);
+	h->origin = xstrndup(file, pm->origin_len);
+	h->rule = pm->rule;
+	model_host_set(m, h, m->live ? HOST_UP : HOST_DONE, NULL);
+	return h;
+}
+
+/* What file's path names, matched once per interned path. */
+static struct path_host_cache resolve(struct model *m, const char *file)
+{
+	struct path_host_cache none = { 1, NULL, NULL };
+	struct model_path_hosts *ph = m->path_hosts;
+
+	if (!ph || !ph->rules || !file)
+		return none;
+	struct path_host_cache *c = model_path_host_cache(m, file);
+	if (c && c->done)
+		return *c;
+	struct pathhost_match pm;
+	struct path_host_cache r = none;
+	if (pathhost_match(ph->rules, file, &pm)) {
+		r.host = path_host(m, file, &pm);
+		r.job = keep_job(ph, pm.job);
+	}
+	if (c)
+		*c = r;
+	return r;
+}
+
+void model_path_host(struct model *m, struct incident *inc)
+{
+	if (inc->host || !inc->file)
+		return;
+	struct path_host_cache r = resolve(m, inc->file);
+	if (r.host)
+		inc->host = r.host->name;
+}
+
+const struct fact *model_path_fact(struct model *m, const struct fact *f,
+				   struct fact *copy)
+{
+	if (f->host || !f->file)
+		return f;
+	struct path_host_cache r = resolve(m, f->file);
+	if (!r.host)
+		return f;
+	*copy = *f;
+	copy->host = r.host->name;
+	return copy;
+}
+
+const char *model_path_job(struct model *m, const char *file)
+{
+	return resolve(m, file).job;
+}
