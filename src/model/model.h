@@ -26,6 +26,8 @@
 #include "logtime.h"
 #include "rules.h"
 
+struct pathhost;
+
 #define MODEL_KEEP_DEFAULT 100		/* --keep */
 #define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
 #define MODEL_MAX_PROCS 10000		/* processes tracked live */
@@ -224,9 +226,9 @@ struct model {
 	struct model_host **hosts;
 	size_t nhosts;
 	struct htab host_index;
-	/* Hosts and jobs from the paths of local files (model_pathhost.c):
-	 * its rules and the jobs it named; NULL: none. */
-	struct model_path_hosts *path_hosts;
+	/* The rules that name hosts and jobs by the paths of local files
+	 * (model_pathhost.c); NULL: none. */
+	const struct pathhost *path_rules;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
 	/* What the incident being counted stands for: 1, or a cluster's
@@ -389,7 +391,6 @@ int model_has_hosts(const struct model *m);
 
 /* ---- hosts from paths (model_pathhost.c) ---- */
 
-struct pathhost;
 /* The rules that name a local file's host and job by its path (the
  * caller's, which outlive m; NULL: none, the default). */
 void model_set_path_hosts(struct model *m, const struct pathhost *rules);

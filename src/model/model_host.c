@@ -109,5 +109,4 @@ void model_hosts_free(struct model *m)
 	htab_free(&m->host_index);
 	m->hosts = NULL;
 	m->nhosts = 0;
-	model_path_hosts_free(m);
 }

@@ -57,7 +57,4 @@ struct model_host *model_host_count(struct model *m, struct incident *inc,
 				    logtime_t last_at);
 void model_hosts_free(struct model *m);
 
-/* model_pathhost.c: what it keeps, freed with the hosts. */
-void model_path_hosts_free(struct model *m);
-
 #endif

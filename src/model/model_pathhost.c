@@ -14,46 +14,17 @@
 #include "pathhost.h"
 #include "xalloc.h"
 
-/* The jobs paths named, each kept once: few (one per task directory). */
-#define PATH_JOBS_MAX 4096
-
-struct model_path_hosts {
-	const struct pathhost *rules;
-	char **jobs;
-	size_t njobs;
-};
-
 void model_set_path_hosts(struct model *m, const struct pathhost *rules)
 {
-	if (!m->path_hosts)
-		m->path_hosts = xcalloc(1, sizeof *m->path_hosts);
-	m->path_hosts->rules = rules;
+	m->path_rules = rules;
 }
 
-void model_path_hosts_free(struct model *m)
+/* A job a path named: interned with the paths (model_intern dedups and
+ * holds it for as long as the model lives), so that nothing of this
+ * file's needs freeing. */
+static const char *keep_job(struct model *m, const char *job)
 {
-	struct model_path_hosts *ph = m->path_hosts;
-
-	if (!ph)
-		return;
-	for (size_t i = 0; i < ph->njobs; i++)
-		free(ph->jobs[i]);
-	free(ph->jobs);
-	free(ph);
-	m->path_hosts = NULL;
-}
-
-static const char *keep_job(struct model_path_hosts *ph, const char *job)
-{
-	if (!job[0])
-		return NULL;
-	for (size_t i = 0; i < ph->njobs; i++)
-		if (strcmp(ph->jobs[i], job) == 0)
-			return ph->jobs[i];
-	if (ph->njobs >= PATH_JOBS_MAX)
-		return NULL;
-	ph->jobs = xrealloc(ph->jobs, (ph->njobs + 1) * sizeof *ph->jobs);
-	return ph->jobs[ph->njobs++] = xstrdup(job);
+	return job[0] ? model_intern(m, job) : NULL;
 }
 
 /* The host a match names: new ones remember where they came from, and
@@ -76,18 +47,16 @@ static struct model_host *path_host(struct model *m, const char *file,
 static struct path_host_cache resolve(struct model *m, const char *file)
 {
 	struct path_host_cache none = { 1, NULL, NULL };
-	struct model_path_hosts *ph = m->path_hosts;
-
-	if (!ph || !ph->rules || !file)
+	if (!m->path_rules || !file)
 		return none;
 	struct path_host_cache *c = model_path_host_cache(m, file);
 	if (c && c->done)
 		return *c;
 	struct pathhost_match pm;
 	struct path_host_cache r = none;
-	if (pathhost_match(ph->rules, file, &pm)) {
+	if (pathhost_match(m->path_rules, file, &pm)) {
 		r.host = path_host(m, file, &pm);
-		r.job = keep_job(ph, pm.job);
+		r.job = keep_job(m, pm.job);
 	}
 	if (c)
 		*c = r;
