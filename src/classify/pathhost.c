@@ -72,16 +72,27 @@ static int is_task(struct seg g)
 
 /* The rule's name: which word, which side the IP is on, and whether a
  * task id stood on the other. */
+static const char *const rule_names[2][2][2] = {
+	{ { "layout:IP/plog", "layout:IP/plog/TASK" },
+	  { "layout:plog/IP", "layout:TASK/plog/IP" } },
+	{ { "layout:IP/plogs", "layout:IP/plogs/TASK" },
+	  { "layout:plogs/IP", "layout:TASK/plogs/IP" } },
+};
+
 static const char *rule_name(int plogs, int ip_after, int task)
 {
-	static const char *const names[2][2][2] = {
-		{ { "layout:IP/plog", "layout:IP/plog/TASK" },
-		  { "layout:plog/IP", "layout:TASK/plog/IP" } },
-		{ { "layout:IP/plogs", "layout:IP/plogs/TASK" },
-		  { "layout:plogs/IP", "layout:TASK/plogs/IP" } },
-	};
+	return rule_names[plogs != 0][ip_after != 0][task != 0];
+}
 
-	return names[plogs != 0][ip_after != 0][task != 0];
+const char *pathhost_rule_named(const char *name)
+{
+	const char *const *v = &rule_names[0][0][0];
+
+	for (size_t i = 0; i < 8; i++)
+		if (strcmp(v[i], name) == 0)
+			return v[i];
+	return strcmp(name, PATHHOST_PATTERN_RULE) == 0
+	       ? PATHHOST_PATTERN_RULE : NULL;
 }
 
 static void take(char *dst, struct seg g)

@@ -48,6 +48,9 @@ void pathhost_free(struct pathhost *ph);
 int pathhost_match(const struct pathhost *ph, const char *path,
 		   struct pathhost_match *out);
 
+/* The rule of that name (pathhost_match's own string), or NULL. */
+const char *pathhost_rule_named(const char *name);
+
 /* The built-in rule alone (what pathhost_new(NULL) matches with). */
 int pathhost_layout(const char *path, struct pathhost_match *out);
 

@@ -402,6 +402,11 @@ void model_path_host(struct model *m, struct incident *inc);
 struct fact;
 const struct fact *model_path_fact(struct model *m, const struct fact *f,
 				   struct fact *copy);
+/* A state file said host name was a path's, at origin by rule: a host
+ * of that name that nothing else named or tried is shown so (a rule
+ * plogtop does not know: not). */
+void model_path_host_restored(struct model *m, const char *name,
+			      const char *origin, const char *rule);
 /* The job a local file's path names, or NULL. */
 const char *model_path_job(struct model *m, const char *file);
 

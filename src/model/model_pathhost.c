@@ -27,6 +27,22 @@ static const char *keep_job(struct model *m, const char *job)
 	return job[0] ? model_intern(m, job) : NULL;
 }
 
+/* A host that nothing named or tried yet, and no path: only a state
+ * file's identities made it (--state), or it is new. */
+static int untried(const struct model_host *h)
+{
+	return !h->origin && h->state == HOST_CONNECTING && !h->attempts &&
+	       !h->n;
+}
+
+static void as_path_host(struct model *m, struct model_host *h,
+			 const char *origin, size_t len, const char *rule)
+{
+	h->origin = xstrndup(origin, len);
+	h->rule = rule;
+	model_host_set(m, h, m->live ? HOST_UP : HOST_DONE, NULL);
+}
+
 /* The host a match names: new ones remember where they came from, and
  * are as a host whose logs were read (up live, done in --once). */
 static struct model_host *path_host(struct model *m, const char *file,
@@ -34,13 +50,22 @@ static struct model_host *path_host(struct model *m, const char *file,
 {
 	struct model_host *h = model_host_find(m, pm->host);
 
-	if (h)
+	if (h && !untried(h))
 		return h;
-	h = model_host_add(m, pm->host);
-	h->origin = xstrndup(file, pm->origin_len);
-	h->rule = pm->rule;
-	model_host_set(m, h, m->live ? HOST_UP : HOST_DONE, NULL);
+	if (!h)
+		h = model_host_add(m, pm->host);
+	as_path_host(m, h, file, pm->origin_len, pm->rule);
 	return h;
+}
+
+void model_path_host_restored(struct model *m, const char *name,
+			      const char *origin, const char *rule)
+{
+	struct model_host *h = model_host_find(m, name);
+	const char *r = pathhost_rule_named(rule);
+
+	if (h && r && untried(h))
+		as_path_host(m, h, origin, strlen(origin), r);
 }
 
 /* What file's path names, matched once per interned path. */
