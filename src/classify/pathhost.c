@@ -117,7 +117,18 @@ static size_t split_dirs(const char *path, struct seg *v)
 		const char *slash = strchr(p, '/');
 		if (!slash)
 			break;	/* the file's own name */
-		v[n++] = (struct seg){ p, (size_t)(slash - p) };
+		struct seg g = { p, (size_t)(slash - p) };
+		/* An archive's member is named ARCHIVE:MEMBER
+		 * (bundle.tar.gz:task-42/plogs/...): the member's first
+		 * directory stands after the colon. */
+		const char *colon = memchr(g.s, ':', g.n);
+		if (colon && colon > g.s && colon + 1 < slash &&
+		    !is_address(g) && n + 1 < MAX_SEGS) {
+			v[n++] = (struct seg){ g.s, (size_t)(colon - g.s) };
+			g = (struct seg){ colon + 1,
+					  (size_t)(slash - colon - 1) };
+		}
+		v[n++] = g;
 		p = slash;
 	}
 	return n;

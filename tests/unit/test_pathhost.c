@@ -60,6 +60,10 @@ static void test_layouts(void **state)
 	/* Relative paths as given on the command line. */
 	expect(ph, "logs/10.0.0.9/plogs/run/plog/plog-1_2.log", "10.0.0.9",
 	       "", "layout:IP/plogs", NULL);
+	/* An archive's member (ARCHIVE:MEMBER). */
+	expect(ph, "/b/job.tar.gz:task-9/plogs/10.0.0.1/run/plog/plog-1_2.log",
+	       "10.0.0.1", "task-9", "layout:TASK/plogs/IP",
+	       "/b/job.tar.gz:task-9/plogs/10.0.0.1");
 	/* Look-alikes: an NFS mount point, an address not beside the word,
 	 * the word as a file's name, a number that is no address. */
 	expect(ph, "/mnt/10.0.0.9/run/plog/plog-1_2.log", NULL, NULL, NULL,
