@@ -28,6 +28,10 @@
 
 struct pathhost;
 
+/* Hosts in all beyond which a path names no new one (its files stay
+ * local): hosts are few, and every view lists them all. */
+#define MODEL_PATH_HOSTS_MAX 1024
+
 #define MODEL_KEEP_DEFAULT 100		/* --keep */
 #define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
 #define MODEL_MAX_PROCS 10000		/* processes tracked live */

@@ -52,6 +52,8 @@ static struct model_host *path_host(struct model *m, const char *file,
 
 	if (h && !untried(h))
 		return h;
+	if (!h && m->nhosts >= MODEL_PATH_HOSTS_MAX)
+		return NULL;	/* beyond it, files stay local */
 	if (!h)
 		h = model_host_add(m, pm->host);
 	as_path_host(m, h, file, pm->origin_len, pm->rule);
