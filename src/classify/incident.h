@@ -51,6 +51,10 @@ struct incident {
 	struct rawline *raw;	/* may be dropped once no view needs it */
 	size_t nraw;
 	int raw_refs;		/* views that may still show the raw lines */
+	/* A hash of its first raw line's text (model_dedupe.c's
+	 * fingerprint), set by model_dedupe_head when its raw lines are let
+	 * go before the model sees it (a reading thread's); else 0. */
+	size_t head_hash;
 	/* The live model let its raw lines go for its byte budget
 	 * (MODEL_RAW_BYTES): the detail says so. */
 	int raw_dropped;

@@ -77,6 +77,7 @@ void model_free(struct model *m)
 		free(m->problems[i].error);
 	}
 	free(m->problems);
+	model_dedupe_free(m);
 	model_free_paths(m);
 	for (size_t i = 0; i < m->nroots; i++)
 		free(m->roots[i]);
@@ -252,6 +253,8 @@ int model_add(struct model *m, struct incident *inc, enum read_when when)
 		m->filtered++;
 		return 0;
 	}
+	if (model_dedupe(m, inc, when))
+		return 0;
 	count_incident(m, inc);
 	tell_views(m, inc);
 	if (!inc->raw_refs)

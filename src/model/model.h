@@ -150,6 +150,31 @@ struct skipped {
 
 #define MODEL_LISTED 100
 
+/* A copy of an incident already counted, not counted again
+ * (model_dedupe.c): the same chain (host, pid, thread, name, the log
+ * time and text of its first line) read from another file of the same
+ * name (a top-level copy, a backup, a bundle beside its source).  The
+ * first MODEL_LISTED are kept by name: the copy's file and line, and
+ * the counted one's. */
+struct duplicate {
+	char *file;
+	unsigned long line;
+	char *kept_file;
+	unsigned long kept_line;
+};
+
+/* The fingerprints a copy is known by (a few dozen bytes each, never the
+ * lines).  --once keeps those of files whose name is found in more than
+ * one place of the plan (model_dedupe_expect), or of every file when
+ * the plan holds an archive, all of them (its report is exact); a tree
+ * without copies keeps none.  The live
+ * modes keep those of the history until it is read, then of the last
+ * DEDUPE_WINDOW_USEC of log time behind the newest seen, and at most
+ * DEDUPE_MAX: a copy of an older chain, written while watched, is
+ * counted again. */
+#define DEDUPE_WINDOW_USEC (3600LL * 1000000)
+#define DEDUPE_MAX 200000
+
 struct scan_stats {
 	size_t files, lines;
 	unsigned long long bytes;
@@ -193,6 +218,10 @@ struct model {
 	size_t nskipped_listed;
 	size_t nskipped;	/* all of them, listed or not */
 	struct scan_stats stats;
+	struct duplicate *duplicates;	/* the first MODEL_LISTED */
+	size_t nduplicates;		/* listed */
+	size_t duplicates_total;	/* all of them, listed or not */
+	struct dedupe *dedupe;		/* model_dedupe.c's, or NULL */
 	logtime_t since;	/* LOGTIME_UNKNOWN: no filter */
 	size_t filtered;	/* incidents left out by since */
 	/* When these counters started from nothing, Unix seconds: set by
@@ -261,6 +290,8 @@ struct scan_part {
 	size_t nproblems, problems_total;
 	const struct skipped *skipped;
 	size_t nskipped_listed, nskipped;
+	const struct duplicate *duplicates;
+	size_t nduplicates, duplicates_total;
 };
 
 void model_init(struct model *m);
@@ -317,6 +348,28 @@ enum read_when { READ_BEFORE, READ_AS_WRITTEN };
  * no view is told).  Takes ownership of the incident, and lends it back:
  * the caller may read it until the next model_add. */
 int model_add(struct model *m, struct incident *inc, enum read_when when);
+
+/* ---- copies (model_dedupe.c) ---- */
+
+/* --once: files of this name are found in more than one place (path:
+ * one of them), so their incidents' fingerprints are kept; path NULL:
+ * every file's (an archive's members are not known before it is
+ * read). */
+void model_dedupe_expect(struct model *m, const char *path);
+/* Whether inc is a copy of an incident counted from another file (then
+ * it is listed in duplicates, and not counted); else, when it is to be
+ * counted, its fingerprint is kept.  model_add's. */
+int model_dedupe(struct model *m, struct incident *inc,
+		 enum read_when when);
+/* Keeps what the fingerprint needs of inc's raw lines, before a reader
+ * lets them go (readall.c's threads). */
+void model_dedupe_head(struct incident *inc);
+/* Lists a copy (a host's, merged). */
+void model_duplicate(struct model *m, const char *file, unsigned long line,
+		     const char *kept_file, unsigned long kept_line);
+void model_dedupe_free(struct model *m);
+/* Fingerprints kept now (tests). */
+size_t model_dedupe_size(const struct model *m);
 
 /* A cluster's counts (src/cluster/): inc is a class of one process with
  * no lines of its own (no file, no raw lines), counted n times at once

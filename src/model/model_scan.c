@@ -87,6 +87,8 @@ void model_scan_part(const struct model *m, struct scan_part *out)
 		.problems_total = m->problems_total,
 		.skipped = m->skipped, .nskipped_listed = m->nskipped_listed,
 		.nskipped = m->nskipped,
+		.duplicates = m->duplicates, .nduplicates = m->nduplicates,
+		.duplicates_total = m->duplicates_total,
 	};
 }
 
@@ -142,5 +144,18 @@ void model_merge_scan(struct model *m, const struct scan_part *s,
 	if (s->nskipped > s->nskipped_listed)
 		m->nskipped = sat_add(m->nskipped,
 				      s->nskipped - s->nskipped_listed);
+	struct strbuf k = STRBUF_INIT;
+	for (size_t i = 0; i < s->nduplicates; i++) {
+		const struct duplicate *d = &s->duplicates[i];
+		sb_reset(&k);
+		sb_adds(&k, merged_path(&p, host, d->kept_file));
+		model_duplicate(m, merged_path(&p, host, d->file), d->line,
+				k.buf, d->kept_line);
+	}
+	if (s->duplicates_total > s->nduplicates)
+		m->duplicates_total = sat_add(m->duplicates_total,
+					      s->duplicates_total -
+					      s->nduplicates);
+	sb_free(&k);
 	sb_free(&p);
 }

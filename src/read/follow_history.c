@@ -57,10 +57,13 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 {
 	size_t n = 0;
 	struct order *v = xcalloc(fw->tt.n + 1, sizeof *v);
+	/* A share of a plan keeps the plan's order (follow_int.h). */
+	struct tail **src = fw->hs.nplanned ? fw->hs.planned : fw->tt.v;
+	size_t nsrc = fw->hs.nplanned ? fw->hs.nplanned : fw->tt.n;
 
 	follow_skip_copies(fw);
-	for (size_t i = 0; i < fw->tt.n; i++) {
-		struct tail *t = fw->tt.v[i];
+	for (size_t i = 0; i < nsrc && n < fw->tt.n; i++) {
+		struct tail *t = src[i];
 		struct stat sb;
 		struct strbuf key = STRBUF_INIT;
 		if (t->skip_why)
@@ -80,7 +83,13 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 			fw->hs.bytes += (unsigned long long)sb.st_size;
 		n++;
 	}
-	qsort(v, n, sizeof *v, order_cmp);
+	if (!fw->hs.nplanned) {
+		qsort(v, n, sizeof *v, order_cmp);
+		follow_group_copies(fw, v, n);
+	}
+	free(fw->hs.planned);
+	fw->hs.planned = NULL;
+	fw->hs.nplanned = 0;
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
 	follow_check_waiting(fw, now_ms);

@@ -237,10 +237,19 @@ struct history {
 	struct order *v;	/* files whose history is still to read */
 	size_t n, pos;
 	unsigned long long bytes;
+	/* Files another follower planned (follower_add_planned), in the
+	 * plan's order: read in it, not sorted again (a reading thread's
+	 * share of --once's plan must keep its order). */
+	struct tail **planned;
+	size_t nplanned;
 };
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);
+/* follow_copies.c: the streams that are copies of each other next to
+ * each other in the plan v (n files, stream by stream), the fullest
+ * first. */
+void follow_group_copies(struct follower *fw, struct order *v, size_t n);
 void follow_free_history(struct follower *fw);
 
 /* ---- the follower ---- */

@@ -161,8 +161,10 @@ static void worker_incident(void *ctx, struct incident *inc)
 	struct item it = { inc, NULL, NULL, 0, 0, 0 };
 	int example = may_be_example(w, inc);
 
-	if (!example)
+	if (!example) {
+		model_dedupe_head(inc);	/* a copy is known by its first line */
 		incident_drop_raw(inc);
+	}
 
 	/* Rendering is much of a JSON report's cost: done here, in
 	 * parallel; the model only counts. */

@@ -151,6 +151,9 @@ static size_t fields(struct dash *d, struct strbuf *f)
 	 * Skipped: list, or --once). */
 	if (d->m->nskipped)
 		sb_addf(&f[n++], _(L_SKIPPED), d->m->nskipped);
+	/* Copies of incidents not counted again (model_dedupe.c). */
+	if (d->m->duplicates_total)
+		sb_addf(&f[n++], _(L_COPIES), d->m->duplicates_total);
 	if (d->rate_known && !st->cluster)
 		sb_addf(&f[n++], _(L_LINES_S), d->lines_per_s);
 	sb_addf(&f[n], _(L_SORT), _(sort_names[d->sort]));

@@ -18,6 +18,7 @@
 #define L_PROCESSES N_("processes %zu")
 #define L_FILES N_("files %zu")
 #define L_SKIPPED N_("skipped %zu")
+#define L_COPIES N_("copies %zu")
 #define L_LINES_S N_("lines/s %.0f")
 #define L_SORT N_("sort %s")
 #define L_REV N_(" (rev)")

@@ -235,6 +235,12 @@ void prom_render(struct strbuf *out, const struct model *m,
 	sb_addf(out, "plogtop_unfinished_lines_total %llu\n",
 		m->base.unfinished_lines +
 		(unsigned long long)m->stats.unfinished_lines);
+	/* Copies of counted chains (model_dedupe.c): since this start, not
+	 * kept in a state file. */
+	prom_metric_head(out, "plogtop_duplicates_total", "counter",
+		    "Incidents read again from a copy of their file (a "
+		    "backup, a top-level copy) and not counted.");
+	sb_addf(out, "plogtop_duplicates_total %zu\n", m->duplicates_total);
 	prom_metric_head(out, "plogtop_last_update_timestamp_seconds", "gauge",
 		    "When plogtop last wrote this file (Unix time).");
 	sb_addf(out, "plogtop_last_update_timestamp_seconds %.3f\n", now_seconds);

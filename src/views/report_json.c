@@ -46,6 +46,16 @@ static void scan_part(struct strbuf *sb, const struct model *m)
 		json_member(sb, "reason", m->skipped[i].why);
 		sb_adds(sb, "}");
 	}
+	sb_addf(sb, "], \"duplicates_total\": %zu, \"duplicates\": [",
+		m->duplicates_total);
+	for (size_t i = 0; i < m->nduplicates; i++) {
+		const struct duplicate *d = &m->duplicates[i];
+		sb_adds(sb, i ? ", {" : "{");
+		json_member(sb, "file", d->file);
+		sb_addf(sb, ", \"line\": %lu, ", d->line);
+		json_member(sb, "kept_file", d->kept_file);
+		sb_addf(sb, ", \"kept_line\": %lu}", d->kept_line);
+	}
 	sb_adds(sb, "], \"roots\": [");
 	for (size_t i = 0; i < m->nroots; i++) {
 		sb_adds(sb, i ? ", {" : "{");

@@ -80,6 +80,31 @@ static void read_lists(const struct jval *scan, struct scan_part *sp,
 	sp->skipped = sk;
 }
 
+/* The copies it did not count (MODEL_LISTED) listed. */
+static void read_duplicates(const struct jval *scan, struct scan_part *sp,
+			    struct duplicate *du)
+{
+	const struct jval *v = array(scan, "duplicates");
+
+	for (size_t i = 0; v && i < v->n && i < MODEL_LISTED; i++) {
+		const char *f = json_get_str(&v->items[i], "file");
+		const char *k = json_get_str(&v->items[i], "kept_file");
+		const struct jval *l = json_get(&v->items[i], "line");
+		const struct jval *kl = json_get(&v->items[i], "kept_line");
+		if (!f || !k)
+			continue;
+		du[sp->nduplicates++] = (struct duplicate){
+			(char *)f,
+			l && l->type == J_NUMBER && l->is_int && l->integer > 0
+			? (unsigned long)l->integer : 0,
+			(char *)k,
+			kl && kl->type == J_NUMBER && kl->is_int &&
+			kl->integer > 0 ? (unsigned long)kl->integer : 0,
+		};
+	}
+	sp->duplicates = du;
+}
+
 static size_t items(const struct jval *scan, const char *key)
 {
 	const struct jval *v = array(scan, key);
@@ -96,6 +121,7 @@ static void read_scan(struct snapshot_reader *r, const struct jval *scan)
 	size_t *files = xcalloc(items(scan, "roots"), sizeof *files);
 	struct problem *pr = xcalloc(items(scan, "problems"), sizeof *pr);
 	struct skipped *sk = xcalloc(items(scan, "skipped"), sizeof *sk);
+	struct duplicate *du = xcalloc(items(scan, "duplicates"), sizeof *du);
 
 	sp.stats.files = claim(r, scan, "files");
 	sp.stats.lines = claim(r, scan, "lines");
@@ -106,11 +132,16 @@ static void read_scan(struct snapshot_reader *r, const struct jval *scan)
 	read_lists(scan, &sp, pr, sk);
 	sp.problems_total = claim(r, scan, "problems_total");
 	sp.nskipped = claim(r, scan, "skipped_total");
+	read_duplicates(scan, &sp, du);
+	sp.duplicates_total = claim(r, scan, "duplicates_total");
+	if (sp.duplicates_total < sp.nduplicates)
+		sp.duplicates_total = sp.nduplicates;
 	r->ops->scan(r->ctx, &sp);
 	free(roots);
 	free(files);
 	free(pr);
 	free(sk);
+	free(du);
 }
 
 /* A leak of the statistics as its fact: hostile values are refused (said

@@ -91,6 +91,35 @@ static void path_list(struct strbuf *sb, const char *label, size_t total,
 			total - shown);
 }
 
+/* The copies not counted: the first few, each with the one counted. */
+static void copies_list(struct strbuf *sb, const struct model *m)
+{
+	const size_t shown = m->nduplicates < 3 ? m->nduplicates : 3;
+
+	if (!m->duplicates_total)
+		return;
+	pad(sb, _("Copies:"), 8, 0);
+	sb_addf(sb, ngettext(" %zu incident read again from a copy of its "
+			     "file was not counted\n",
+			     " %zu incidents read again from copies of their "
+			     "files were not counted\n",
+			     m->duplicates_total), m->duplicates_total);
+	for (size_t i = 0; i < shown; i++) {
+		const struct duplicate *d = &m->duplicates[i];
+		sb_adds(sb, "         ");
+		put_path(sb, d->file, 60);
+		sb_addf(sb, ":%lu\n           %s ", d->line, _("a copy of"));
+		put_path(sb, d->kept_file, 50);
+		sb_addf(sb, ":%lu\n", d->kept_line);
+	}
+	if (m->duplicates_total > shown)
+		sb_addf(sb, m->duplicates_total > m->nduplicates
+			? _("         and %zu more (the first 100 in "
+			    "--format=json)\n")
+			: _("         and %zu more (all in --format=json)\n"),
+			m->duplicates_total - shown);
+}
+
 /* What was read: files and lines, or a cluster's Prometheus server
  * (as the caller shows it: never with a password). */
 static void read_line(struct strbuf *sb, const struct model *m,
@@ -180,6 +209,7 @@ static void header(struct strbuf *sb, const struct model *m,
 	path_list(sb, N_("Skipped:"), m->nskipped, m->nskipped_listed,
 		  m->skipped, sizeof *m->skipped,
 		  offsetof(struct skipped, why));
+	copies_list(sb, m);
 }
 
 /* Text s, sanitised, from column col of a line, wrapped in full at 80
