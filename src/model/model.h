@@ -464,6 +464,11 @@ const struct fact *model_path_fact(struct model *m, const struct fact *f,
  * plogtop does not know: not). */
 void model_path_host_restored(struct model *m, const char *name,
 			      const char *origin, const char *rule);
+/* The machine that read an incident of host name: NULL (this one) for
+ * a host named by a local file's path, else name.  For keys that must
+ * not tell a pod's tree from a copy of it collected where no path names
+ * a pod (err_log_info/): model_dedupe's fingerprint. */
+const char *model_reading_host(const struct model *m, const char *name);
 /* The job a local file's path names, or NULL. */
 const char *model_path_job(struct model *m, const char *file);
 

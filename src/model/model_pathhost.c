@@ -116,3 +116,10 @@ const char *model_path_job(struct model *m, const char *file)
 {
 	return resolve(m, file).job;
 }
+
+const char *model_reading_host(const struct model *m, const char *name)
+{
+	const struct model_host *h = name ? model_host_find(m, name) : NULL;
+
+	return h && h->origin ? NULL : name;
+}
