@@ -42,9 +42,11 @@ static void on_incident(void *ctx, const struct incident *inc)
 	/* Not counted (--since), or nothing prints it. */
 	if (lv->stop || lv->dashboard || !inc->proc)
 		return;
-	/* A fleet's lines start with the host. */
+	/* A fleet's lines start with the host, and so does the line of a
+	 * host named by its file's path (local lines stay as they were). */
 	struct stream_opts so = { lv->o->format == FORMAT_NDJSON,
-				  lv->fleet != NULL, lv->cat, lv->host,
+				  lv->fleet != NULL || inc->host != NULL,
+				  lv->cat, lv->host,
 				  lv->o->no_fix };
 	if (stream_incident(stdout, inc, &so) < 0)
 		lv->stop = 1;
@@ -438,6 +440,7 @@ static int live_open(struct live *lv, struct ruleset *rs)
 	lv->prom_heartbeat_ms = prom_heartbeat(o);
 	model_init(&lv->m);
 	model_set_job(&lv->m, o->job);
+	model_set_path_hosts(&lv->m, o->path_hosts);
 	msglog_init(&lv->log);
 	/* The dashboard's messages wait for it from the start: a warning
 	 * while the roots are set up shows on its message line; if it

@@ -148,6 +148,7 @@ static int begin(struct once *on, const struct options *o,
 	on->err = (struct strbuf)STRBUF_INIT;
 	model_init(&on->m);
 	model_set_job(&on->m, o->job);
+	model_set_path_hosts(&on->m, o->path_hosts);
 	prom_counts_init(&on->prom, &on->m);
 	on->m.since = o->since_arg ? o->since : LOGTIME_UNKNOWN;
 	local_host_name(on->host, sizeof on->host);

@@ -120,6 +120,12 @@ OPTION(RESUME, "resume", 0, required_argument,
 OPTION(JOB, "job", 0, required_argument,
        N_("  --job=LABEL         the job of the local processes (default: the top\n"
 	   "                      directory named, or MINDX_TASK_ID of a live one)\n"))
+OPTION(HOST_FROM_PATH, "host-from-path", 0, required_argument,
+       N_("  --host-from-path=PATTERN  name a local file's host (and job) by its\n"
+	   "                      path: a PCRE2 pattern with groups (?<host>...)\n"
+	   "                      and optionally (?<job>...), instead of the\n"
+	   "                      shared-storage layouts (an IP next to plogs or\n"
+	   "                      plog, see Shared storage); none: never\n"))
 OPTION(NPU_SMI, "npu-smi", 0, required_argument,
        N_("  --npu-smi=COMMAND   run COMMAND info for the NPUs' live processes and\n"
 	   "                      chip models (default npu-smi on PATH, every 10 s,\n"

@@ -15,6 +15,8 @@
 #include "options.h"
 #include "option_table.h"
 #include "options_json.h"
+#include "options_pathhost.h"
+#include "pathhost.h"
 #include "options_listen.h"
 #include "sanitize.h"
 #include "strbuf.h"
@@ -367,7 +369,8 @@ int options_parse(struct options *o, int argc, char **argv)
 				   "PATH");
 	if (o->hello && !(o->follow && o->format == FORMAT_NDJSON))
 		return usage_error("--hello is for", "--follow --format=ndjson");
-	if (listen_options_check(o) || json_options_check(o))
+	if (listen_options_check(o) || json_options_check(o) ||
+	    pathhost_options_check(o))
 		return 2;
 	o->want_colour = terminal_dashboard_colour(o->color);
 	for (int i = optind; i < argc; i++) {
@@ -399,6 +402,7 @@ int options_parse(struct options *o, int argc, char **argv)
 
 void options_free(struct options *o)
 {
+	pathhost_free(o->path_hosts);
 	for (size_t i = 0; i < o->nrules; i++)
 		free(o->rules[i]);
 	free(o->rules);

@@ -49,10 +49,14 @@ struct options {
 	/* options_json.c: --no-fix, --exec=CMD, --exec-history. */
 	int no_fix, exec_history;
 	const char *exec_cmd;
+	/* options_pathhost.c: --host-from-path, and the rule it makes. */
+	const char *host_from_path;
+	struct pathhost *path_hosts;
 };
 
 /* Parses argv.  Returns 0 to go on, 1 when --help or --version was
  * handled (exit 0), or 2 after printing a usage error. */
+struct pathhost;
 int options_parse(struct options *o, int argc, char **argv);
 void options_free(struct options *o);
 

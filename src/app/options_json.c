@@ -7,6 +7,7 @@
 #include "msglog.h"
 #include "options_json.h"
 #include "options_listen.h"
+#include "options_pathhost.h"
 #include "strbuf.h"
 
 int *json_flag_option(struct options *o, int c)
@@ -23,6 +24,8 @@ int *json_flag_option(struct options *o, int c)
 
 const char **json_word_option(struct options *o, int c, const char **what)
 {
+	if (c == OPT_HOST_FROM_PATH)
+		return pathhost_word_option(o, c, what);
 	if (c != OPT_EXEC)
 		return listen_word_option(o, c, what);
 	*what = N_("--exec needs a command:");

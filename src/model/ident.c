@@ -333,8 +333,15 @@ void ident_set_job(struct ident *id, const char *job)
 {
 	free(id->job);
 	id->job = xstrdup(job);
+	id->job_rule = NULL;
 	free(id->job_file);
 	id->job_file = NULL;
+}
+
+void ident_set_job_by(struct ident *id, const char *job, const char *rule)
+{
+	ident_set_job(id, job);
+	id->job_rule = rule;
 }
 
 /* file lies under dir (a path prefix ending at a '/'). */
@@ -350,10 +357,11 @@ static int under(const char *file, const char *dir)
 	       (file[len] == '/' || file[len] == '\0');
 }
 
-/* A host's roots are HOST:PATH in the model's list. */
+/* A host's roots are HOST:PATH in the model's list; a host named by a
+ * local file's path read the local roots. */
 static const char *root_path(const char *root, const struct model_host *h)
 {
-	if (!h)
+	if (!h || h->origin)
 		return root;
 	size_t n = strlen(h->name);
 	if (strncmp(root, h->name, n) != 0 || root[n] != ':')
@@ -361,20 +369,31 @@ static const char *root_path(const char *root, const struct model_host *h)
 	return root + n + 1;
 }
 
+/* The rules, first that names one wins: --job, MINDX_TASK_ID (read from
+ * a live local process's environment, ident_host.c, which replaces what
+ * a path or a directory said), the task directory of a file's path on
+ * shared storage (model_pathhost.c), then the top directory: the root
+ * the file was found under. */
 void ident_find_job(struct model *m, struct ident *id, const char *file)
 {
 	if (id->job)
 		return;
-	if (!id->host && m->idents.job) {
-		ident_set_job(id, m->idents.job);
+	int local = !id->host || id->host->origin;
+	if (local && m->idents.job) {
+		ident_set_job_by(id, m->idents.job, IDENT_JOB_OPTION);
 		return;
 	}
 	if (!file)
 		return;
+	const char *pj = local ? model_path_job(m, file) : NULL;
+	if (pj) {
+		ident_set_job_by(id, pj, IDENT_JOB_PATH);
+		return;
+	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		const char *dir = root_path(m->roots[i], id->host);
 		if (dir && *dir && under(file, dir)) {
-			ident_set_job(id, m->roots[i]);
+			ident_set_job_by(id, m->roots[i], IDENT_JOB_ROOT);
 			return;
 		}
 	}
@@ -400,8 +419,9 @@ void model_set_job(struct model *m, const char *job)
 {
 	m->idents.job = job;
 	for (size_t i = 0; job && i < m->idents.n; i++)
-		if (!m->idents.v[i]->host)
-			ident_set_job(m->idents.v[i], job);
+		if (!m->idents.v[i]->host || m->idents.v[i]->host->origin)
+			ident_set_job_by(m->idents.v[i], job,
+					 IDENT_JOB_OPTION);
 }
 
 /* ---- what the rest of plogtop reads ---- */

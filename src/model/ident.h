@@ -32,8 +32,10 @@
  *    incident's fields device_id, rank, dp, tp, ep teach the process.
  *  - rank: the logs' (facts, the incident's field rank), else the
  *    environment's RANK (also LOCAL_RANK, WORLD_SIZE) of a live one.
- *  - job: --job for local processes; else MINDX_TASK_ID from the
- *    environment of a live one; else the root (the top directory named
+ *  - job: --job for local processes (and those of hosts named by a
+ *    local file's path); else MINDX_TASK_ID from the environment of a
+ *    live one; else the task directory of its file's path on shared
+ *    storage (classify/pathhost.h); else the root (the top directory named
  *    on the command line; a host's as HOST:PATH, known once its report
  *    came) that the first file of it the model saw lies under.
  *  - whose pid: plog's pid is the process's own namespace's.  Its
@@ -157,6 +159,12 @@ enum phys_from { PHYS_NONE, PHYS_ENVIRON, PHYS_NPU_SMI };
 const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 
 #define IDENT_UNKNOWN (-1L)
+/* Which rule named a process's job (ident.job_rule; JSON identity's
+ * job_rule, the text report's devices section). */
+#define IDENT_JOB_OPTION "--job"
+#define IDENT_JOB_ENV "MINDX_TASK_ID"
+#define IDENT_JOB_PATH "path"
+#define IDENT_JOB_ROOT "top directory"
 #define IDENT_MAP 16		/* visible-device map entries kept */
 
 /* Incidents of one process on one of its devices (ident.devices[i]). */
@@ -183,6 +191,8 @@ struct ident {
 	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	const char *job_rule;	/* which rule named it: IDENT_JOB_*, or NULL
+				 * (restored from a state file) */
 	char *job_file;	/* while it has no job: its first file, for roots
 			 * that come later (a host's report) */
 	logtime_t first, last;		/* its facts' and incidents' times */

@@ -66,8 +66,9 @@ static void take_env(struct model *m, struct ident *id,
 	set_unsaid(&id->local_rank, pe->local_rank);
 	set_unsaid(&id->world_size, pe->world_size);
 	/* MindCluster's task id names the job better than a directory. */
-	if (pe->task_id[0])
-		ident_set_job(id, pe->task_id);
+	if (pe->task_id[0] && !(id->job_rule &&
+				strcmp(id->job_rule, IDENT_JOB_OPTION) == 0))
+		ident_set_job_by(id, pe->task_id, IDENT_JOB_ENV);
 	if (pe->in_pod) {
 		set_name(&id->pod_name, pe->pod_name);
 		set_name(&id->pod_namespace, pe->pod_namespace);

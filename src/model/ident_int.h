@@ -42,6 +42,8 @@ void ident_drop(struct model *m, struct ident *id);
  * one of its lines. */
 void ident_find_job(struct model *m, struct ident *id, const char *file);
 void ident_set_job(struct ident *id, const char *job);
+/* The same, saying which rule named it (one of IDENT_JOB_*). */
+void ident_set_job_by(struct ident *id, const char *job, const char *rule);
 /* t widens its first and last times. */
 void ident_saw(struct ident *id, logtime_t t);
 

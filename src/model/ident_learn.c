@@ -191,6 +191,8 @@ static struct model_host *host_of(struct model *m, const char *name)
 
 void model_fact(struct model *m, const struct fact *f)
 {
+	struct fact by_path;
+	f = model_path_fact(m, f, &by_path);	/* its host by its path */
 	/* No pid and no name: no process to learn it of. */
 	if (!f->pid && (!f->name || !f->name[0]))
 		return;

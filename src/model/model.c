@@ -238,6 +238,7 @@ static void count_incident(struct model *m, struct incident *inc)
 
 int model_add(struct model *m, struct incident *inc, enum read_when when)
 {
+	model_path_host(m, inc);	/* a local file's host by its path */
 	take_back_lent(m);
 	/* Kept until the next call, so that the caller may still read it. */
 	inc->refs++;

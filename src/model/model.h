@@ -26,6 +26,12 @@
 #include "logtime.h"
 #include "rules.h"
 
+struct pathhost;
+
+/* Hosts in all beyond which a path names no new one (its files stay
+ * local): hosts are few, and every view lists them all. */
+#define MODEL_PATH_HOSTS_MAX 1024
+
 #define MODEL_KEEP_DEFAULT 100		/* --keep */
 #define MODEL_KEPT_MAX 10000		/* recent incidents kept in all */
 #define MODEL_MAX_PROCS 10000		/* processes tracked live */
@@ -96,6 +102,12 @@ struct model_host {
 	size_t empty_roots;		/* its roots that gave no file */
 	size_t bad_claims;		/* counts of its report refused */
 	int trouble;			/* done, but exit 2 (fleet_once.c) */
+	/* Named by the path of a local file on shared storage, not on the
+	 * command line (model_pathhost.c): never connected to, its logs
+	 * were read here.  origin: the path up to the host's directory, as
+	 * first seen; rule: which rule named it (a static string). */
+	char *origin;
+	const char *rule;
 };
 
 struct process {
@@ -247,6 +259,9 @@ struct model {
 	struct model_host **hosts;
 	size_t nhosts;
 	struct htab host_index;
+	/* The rules that name hosts and jobs by the paths of local files
+	 * (model_pathhost.c); NULL: none. */
+	const struct pathhost *path_rules;
 	/* The clock of arrivals, milliseconds; tests set their own. */
 	unsigned long long (*clock_ms)(void);
 	/* What the incident being counted stands for: 1, or a cluster's
@@ -430,5 +445,31 @@ size_t model_hosts_in(const struct model *m, enum host_state state);
 const char *host_state_name(enum host_state s);
 /* Whether any input is remote (views then show a HOST column). */
 int model_has_hosts(const struct model *m);
+
+/* ---- hosts from paths (model_pathhost.c) ---- */
+
+/* The rules that name a local file's host and job by its path (the
+ * caller's, which outlive m; NULL: none, the default). */
+void model_set_path_hosts(struct model *m, const struct pathhost *rules);
+/* A local incident (host NULL, with a file): its host from its path, if
+ * the rules name one (then inc->host is that host's name).  Called first
+ * thing in model_add; a path is matched once. */
+void model_path_host(struct model *m, struct incident *inc);
+/* The same for a fact: f, or *copy with its host set. */
+struct fact;
+const struct fact *model_path_fact(struct model *m, const struct fact *f,
+				   struct fact *copy);
+/* A state file said host name was a path's, at origin by rule: a host
+ * of that name that nothing else named or tried is shown so (a rule
+ * plogtop does not know: not). */
+void model_path_host_restored(struct model *m, const char *name,
+			      const char *origin, const char *rule);
+/* The machine that read an incident of host name: NULL (this one) for
+ * a host named by a local file's path, else name.  For keys that must
+ * not tell a pod's tree from a copy of it collected where no path names
+ * a pod (err_log_info/): model_dedupe's fingerprint. */
+const char *model_reading_host(const struct model *m, const char *name);
+/* The job a local file's path names, or NULL. */
+const char *model_path_job(struct model *m, const char *file);
 
 #endif

@@ -102,6 +102,7 @@ void model_hosts_free(struct model *m)
 	for (size_t i = 0; i < m->nhosts; i++) {
 		free(m->hosts[i]->name);
 		free(m->hosts[i]->reason);
+		free(m->hosts[i]->origin);
 		free(m->hosts[i]);
 	}
 	free(m->hosts);

@@ -27,6 +27,15 @@ void model_drop_raw(struct model *m, struct incident *inc);
 /* Frees the paths whose last reference went PATH_GRACE_MS ago. */
 void model_reap_paths(struct model *m, unsigned long long now);
 void model_free_paths(struct model *m);
+/* What model_pathhost.c found of an interned path, kept with it so that
+ * a path is matched once; NULL for a path the model did not intern. */
+struct path_host_cache {
+	unsigned char done;		/* matched */
+	struct model_host *host;	/* NULL: it names none */
+	const char *job;		/* model_pathhost.c's, or NULL */
+};
+struct path_host_cache *model_path_host_cache(struct model *m,
+					      const char *s);
 
 /* model_live.c: the live modes' side. */
 /* One counted incident: its process's latest and recent ones, and the

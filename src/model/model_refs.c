@@ -22,6 +22,7 @@ struct path {
 	int on_reap;
 	unsigned long long zero_ms;	/* when refs went to 0 */
 	struct path *reap_next;
+	struct path_host_cache host;	/* model_pathhost.c's */
 	char s[];
 };
 
@@ -118,6 +119,14 @@ void model_reap_paths(struct model *m, unsigned long long now)
 			free(p);
 		}
 	}
+}
+
+struct path_host_cache *model_path_host_cache(struct model *m,
+					      const char *s)
+{
+	struct path *p = own_path(m, s);
+
+	return p ? &p->host : NULL;
 }
 
 size_t model_paths(const struct model *m)

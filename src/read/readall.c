@@ -314,7 +314,8 @@ static int model_changed_who(const struct item *it)
 {
 	const struct incident *inc = it->inc;
 
-	return inc->device_from == FROM_PROCESS ||
+	/* inc->host: named by its file's path (model_pathhost.c). */
+	return inc->host || inc->device_from == FROM_PROCESS ||
 	       inc->rank_from == FROM_PROCESS ||
 	       (it->unnamed && inc->name && inc->name[0]);
 }

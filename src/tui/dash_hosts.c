@@ -185,7 +185,13 @@ static void host_status(const struct dash *d, const struct host_row *r,
 	unsigned long long now = d->m->clock_ms();
 	char last[24];
 
-	if (h) {
+	if (h && h->origin) {
+		struct strbuf c = STRBUF_INIT;
+		tui_clean(d->tui, &c, h->origin);
+		sb_addf(out, _(L_HOST_FROM_PATH), sb_str(&c), h->rule);
+		sb_addc(out, '\n');
+		sb_free(&c);
+	} else if (h) {
 		unsigned long long ago = now > h->state_ms ? now - h->state_ms : 0;
 		time_t at = time(NULL) - (time_t)(ago / 1000);
 		struct tm tm;

@@ -75,6 +75,8 @@
 #define L_HOSTS_TITLE N_("Hosts: %zu of %zu up (v: the table by host)")
 #define L_HOSTS_CLOSE N_(" Esc or H closes the hosts; j/k scroll")
 #define L_HOST_SINCE N_("%s since %s (%s), connections tried %u")
+/* A host named by a local file's path: where it was read, which rule. */
+#define L_HOST_FROM_PATH N_("read here, from the path %s (rule %s)")
 #define L_HOST_COUNTS N_("incidents %zu (EE1023 %zu, EE1001 %zu), processes %zu, latest %s")
 #define L_HOST_REFUSED N_("lines refused (too long or not JSON): %zu")
 #define L_HOST_WHY N_("why: %s")

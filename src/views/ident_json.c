@@ -80,6 +80,12 @@ void ident_json_process(struct strbuf *sb, const struct ident *id)
 		json_member(sb, "job", id->job);
 	else
 		sb_adds(sb, "\"job\": null");
+	/* Which rule named it (ident.h's IDENT_JOB_*). */
+	sb_adds(sb, ", ");
+	if (id && id->job && id->job_rule)
+		json_member(sb, "job_rule", id->job_rule);
+	else
+		sb_adds(sb, "\"job_rule\": null");
 	npu_part(sb, id ? id->phys : -1, id ? id->phys_from : PHYS_NONE);
 	sb_adds(sb, ", ");
 	ident_json_ledger(sb, id);

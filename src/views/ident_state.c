@@ -65,6 +65,19 @@ void ident_state_write(struct strbuf *sb, const struct ident *id,
 		json_member(sb, "host", id->host->name);
 	else
 		sb_adds(sb, "\"host\": null");
+	/* A host a path named: where and how, for the next run to show it
+	 * so before its files say it again (model_path_host_restored). */
+	if (id->host && with_host && id->host->origin) {
+		sb_adds(sb, ", ");
+		json_member_max(sb, "host_path", id->host->origin,
+				IDENT_STATE_STRING_MAX);
+		sb_adds(sb, ", ");
+		json_member(sb, "host_rule", id->host->rule);
+	}
+	if (id->job && id->job_rule) {
+		sb_adds(sb, ", ");
+		json_member(sb, "job_rule", id->job_rule);
+	}
 	sb_addf(sb, ", \"pid\": %ld, ", id->pid);
 	json_member_max(sb, "name", id->name ? id->name : "",
 			IDENT_STATE_STRING_MAX);
@@ -314,6 +327,23 @@ static int read_npu(const struct jval *o, struct ident *id)
 	return 0;
 }
 
+/* The rule that named the job, as one of ident.h's own strings; NULL
+ * when not said or not one of them. */
+static const char *job_rule_named(const struct jval *v)
+{
+	static const char *const rules[] = {
+		IDENT_JOB_OPTION, IDENT_JOB_ENV, IDENT_JOB_PATH, IDENT_JOB_ROOT,
+	};
+	const char *r;
+
+	if (get_str(v, "job_rule", 1, &r) < 0 || !r)
+		return NULL;
+	for (size_t i = 0; i < sizeof rules / sizeof *rules; i++)
+		if (strcmp(r, rules[i]) == 0)
+			return rules[i];
+	return NULL;
+}
+
 /* The fields that are numbers and strings. */
 static int read_scalars(const struct jval *v, struct ident *id,
 			const char **host)
@@ -340,6 +370,7 @@ static int read_scalars(const struct jval *v, struct ident *id,
 	id->pid = (long)pid;
 	id->name = xstrdup(name);
 	id->job = job ? xstrdup(job) : NULL;
+	id->job_rule = job ? job_rule_named(v) : NULL;
 	id->first = (logtime_t)first;
 	id->last = (logtime_t)last;
 	return 0;
@@ -393,8 +424,15 @@ int ident_state_restore(struct model *m, const struct jval *arr,
 		}
 	}
 	/* Checked whole first: a bad one must not leave half of them. */
-	for (size_t i = 0; rc == 0 && i < n; i++)
+	for (size_t i = 0; rc == 0 && i < n; i++) {
 		model_ident_restore(m, hosts[i], &v[i], 0);
+		const char *hp, *hr;
+		if (hosts[i] &&
+		    get_str(&arr->items[i], "host_path", 1, &hp) == 0 &&
+		    get_str(&arr->items[i], "host_rule", 1, &hr) == 0 &&
+		    hp && hr)
+			model_path_host_restored(m, hosts[i], hp, hr);
+	}
 	for (size_t i = 0; i < n; i++)
 		ident_state_clear(&v[i]);
 	free(v);

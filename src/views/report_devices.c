@@ -92,6 +92,8 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 		sb_adds(t, _(", job "));
 		/* A job named by its directory: its end says which. */
 		path_fit(t, id->job, 32, "...");
+		if (id->job_rule)	/* which rule named it */
+			sb_addf(t, " (%s)", id->job_rule);
 	}
 	/* What it holds now by its calls (statistics: it ended). */
 	for (int r = 0; r < LEDGER_COUNT; r++) {

@@ -127,6 +127,19 @@ static void hosts_part(struct strbuf *sb, const struct model *m)
 			json_member(sb, "reason", h->reason);
 		else
 			sb_adds(sb, "\"reason\": null");
+		/* A host named by a local file's path: where, and by which
+		 * rule (doc/json-schema.md). */
+		sb_adds(sb, ", ");
+		if (h->origin) {
+			json_member(sb, "from", "path");
+			sb_adds(sb, ", ");
+			json_member(sb, "path", h->origin);
+			sb_adds(sb, ", ");
+			json_member(sb, "rule", h->rule);
+		} else {
+			sb_adds(sb, "\"from\": null, \"path\": null, "
+				"\"rule\": null");
+		}
 		sb_addf(sb, ", \"incidents\": %zu, \"processes\": %zu, "
 			"\"files\": %zu, \"attempts\": %u}", h->n, h->nprocs,
 			h->files, h->attempts);

@@ -300,9 +300,14 @@ static void hosts_part(struct strbuf *sb, const struct model *m,
 			continue;
 		}
 		struct strbuf t = STRBUF_INIT;
-		sb_addf(&t, "%s, ", host_state_name(h->state));
-		sb_addf(&t, ngettext("%zu file, ", "%zu files, ", h->files),
-			h->files);
+		if (h->origin) {	/* named by a local file's path */
+			sb_addf(&t, _("from the path %s (rule %s), "),
+				h->origin, h->rule);
+		} else {
+			sb_addf(&t, "%s, ", host_state_name(h->state));
+			sb_addf(&t, ngettext("%zu file, ", "%zu files, ",
+					     h->files), h->files);
+		}
 		sb_addf(&t, ngettext("%zu incident", "%zu incidents", h->n),
 			h->n);
 		if (h->reason)	/* "no logs yet", a PATH's why */

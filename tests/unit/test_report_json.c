@@ -342,6 +342,7 @@ static void test_identity_json(void **state)
 		.pid = 200104, .name = "python3", .device = 3,
 		.devices = { 0, 3 }, .ndevices = 2, .phys = 7,
 		.phys_from = PHYS_ENVIRON, .rank = 3, .job = "job-a",
+		.job_rule = IDENT_JOB_PATH,
 	};
 	struct ident other = {
 		.pid = 200300, .name = "python3", .device = -1, .rank = -1,
@@ -360,7 +361,8 @@ static void test_identity_json(void **state)
 	ident_json_process(&sb, &id);
 	assert_string_equal(sb.buf,
 		", \"device\": 3, \"devices\": [0, 3], \"rank\": 3, "
-		"\"job\": \"job-a\", \"npu\": 7, \"npu_from\": \"environ\", "
+		"\"job\": \"job-a\", \"job_rule\": \"path\", \"npu\": 7, "
+		"\"npu_from\": \"environ\", "
 		"\"ledger\": {\"stream\": {\"created\": 1983, \"destroyed\": 3, "
 		"\"held\": 1980, \"from\": \"statistics\", \"complete\": true, "
 		"\"leak\": \"ended\"}, \"event\": {\"created\": 40, "
@@ -370,8 +372,8 @@ static void test_identity_json(void **state)
 	ident_json_process(&sb, &other);
 	assert_string_equal(sb.buf,
 		", \"device\": null, \"devices\": [], \"rank\": null, "
-		"\"job\": null, \"npu\": null, \"npu_from\": null, "
-		"\"ledger\": {}");
+		"\"job\": null, \"job_rule\": null, \"npu\": null, "
+		"\"npu_from\": null, \"ledger\": {}");
 	sb_reset(&sb);
 	ident_json_process(&sb, NULL);
 	assert_non_null(strstr(sb.buf, "\"device\": null"));
