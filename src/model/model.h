@@ -469,6 +469,12 @@ void model_path_host_restored(struct model *m, const char *name,
  * not tell a pod's tree from a copy of it collected where no path names
  * a pod (err_log_info/): model_dedupe's fingerprint. */
 const char *model_reading_host(const struct model *m, const char *name);
+/* Whether path names a host by the rules (the copies' order prefers a
+ * pod's own tree to a copy collected where no path names the pod). */
+int model_path_names_host(const struct model *m, const char *path);
+/* A file found (path interned): the host its path names is listed from
+ * now on, with no incident yet. */
+void model_path_seen(struct model *m, const char *path);
 /* The job a local file's path names, or NULL. */
 const char *model_path_job(struct model *m, const char *file);
 

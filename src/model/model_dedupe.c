@@ -137,7 +137,7 @@ static size_t mix(size_t h, size_t v)
 	return h * 0xff51afd7ed558ccdULL;
 }
 
-static size_t key_of(const struct incident *inc)
+static size_t key_of(const struct model *m, const struct incident *inc)
 {
 	size_t h = htab_hash_str(inc->name ? inc->name : "", 7);
 
@@ -147,7 +147,11 @@ static size_t key_of(const struct incident *inc)
 	h = mix(h, (size_t)inc->pid);
 	h = mix(h, (size_t)inc->tid);
 	h = mix(h, (size_t)inc->first);
-	h = mix(h, inc->host ? htab_hash_str(inc->host, 13) : 0);
+	/* A host a path named is read here: a pod's tree and a copy of it
+	 * collected where no path names the pod (err_log_info/) are one
+	 * reading host's files. */
+	const char *host = model_reading_host(m, inc->host);
+	h = mix(h, host ? htab_hash_str(host, 13) : 0);
 	return mix(h, inc->head_hash);
 }
 
@@ -236,7 +240,7 @@ int model_dedupe(struct model *m, struct incident *inc, enum read_when when)
 	struct dedupe *d = dd_of(m);
 	if (!wanted(m, d, inc->file))
 		return 0;
-	size_t key = key_of(inc);
+	size_t key = key_of(m, inc);
 	const struct fingerprint *f = (const struct fingerprint *)
 		htab_find(&d->fps, key, fp_eq, inc);
 	/* The same file: another failure, counted (its first is known). */

@@ -123,3 +123,15 @@ const char *model_reading_host(const struct model *m, const char *name)
 
 	return h && h->origin ? NULL : name;
 }
+
+int model_path_names_host(const struct model *m, const char *path)
+{
+	struct pathhost_match pm;
+
+	return m->path_rules && path && pathhost_match(m->path_rules, path, &pm);
+}
+
+void model_path_seen(struct model *m, const char *path)
+{
+	(void)resolve(m, path);
+}

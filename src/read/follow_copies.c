@@ -81,17 +81,22 @@ static int join_streams(struct follower *fw, const struct order *v,
 struct stream_size {
 	size_t stream, first;	/* its first entry in v */
 	unsigned long long shared, bytes;
+	int named;	/* its path names a host (a pod's tree) */
 };
 
 /* The order of a group's streams: most bytes in the files whose names
  * others hold too first (an older backup may hold more rotations, and
- * the last one cut), then most bytes, then as planned. */
+ * the last one cut), then one whose path names its host (the pod's own
+ * tree before a copy collected outside it: the incident keeps its
+ * host), then most bytes, then as planned. */
 static int size_cmp(const void *a, const void *b)
 {
 	const struct stream_size *x = a, *y = b;
 
 	if (x->shared != y->shared)
 		return x->shared > y->shared ? -1 : 1;
+	if (x->named != y->named)
+		return x->named ? -1 : 1;
 	if (x->bytes != y->bytes)
 		return x->bytes > y->bytes ? -1 : 1;
 	return x->first < y->first ? -1 : x->first > y->first;
@@ -117,7 +122,8 @@ static int group_cmp(const void *a, const void *b)
 }
 
 /* v: the plan, stream by stream; its streams are put in the new order. */
-static void regroup(struct order *v, size_t n, const size_t *stream_of,
+static void regroup(const struct model *m, struct order *v, size_t n,
+		    const size_t *stream_of,
 		    size_t nstreams, size_t *up, const unsigned char *shared)
 {
 	struct stream_size *ss = xcalloc(nstreams + 1, sizeof *ss);
@@ -130,7 +136,9 @@ static void regroup(struct order *v, size_t n, const size_t *stream_of,
 	for (size_t i = 0; i < n; i++) {
 		size_t s = stream_of[i];
 		if (!count[s]++)
-			ss[s] = (struct stream_size){ s, i, 0, 0 };
+			ss[s] = (struct stream_size){
+				s, i, 0, 0,
+				model_path_names_host(m, v[i].t->path) };
 		unsigned long long b = file_bytes(v[i].t);
 		ss[s].bytes += b;
 		if (shared[i])
@@ -193,7 +201,7 @@ void follow_group_copies(struct follower *fw, struct order *v, size_t n)
 		up[s] = s;
 	unsigned char *shared = xcalloc(n + 1, 1);
 	if (join_streams(fw, v, n, stream_of, up, shared))
-		regroup(v, n, stream_of, nstreams, up, shared);
+		regroup(fw->m, v, n, stream_of, nstreams, up, shared);
 	free(shared);
 	free(up);
 	free(stream_of);

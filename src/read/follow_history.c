@@ -86,6 +86,10 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	if (!fw->hs.nplanned) {
 		qsort(v, n, sizeof *v, order_cmp);
 		follow_group_copies(fw, v, n);
+		/* Pods named by their paths are listed in the plan's order,
+		 * the same in every run, with or without incidents. */
+		for (size_t i = 0; i < n; i++)
+			model_path_seen(fw->m, v[i].t->path);
 	}
 	free(fw->hs.planned);
 	fw->hs.planned = NULL;

@@ -38,6 +38,11 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 				  file_kind_of(ruleset_lognames(fw->rs), path),
 				  fw->rs, fw->cl);
 
+	/* A pod's tree names its host when its first file is found, so
+	 * that a pod with nothing wrong is listed too (model_pathhost.c);
+	 * the history's files in the plan's order (follow_history.c). */
+	if (fw->started)
+		model_path_seen(fw->m, t->path);
 	t->root = root;
 	t->may_pack = 1;
 	t->at_start = !fw->started;
