@@ -63,7 +63,19 @@ void host_fit(struct strbuf *sb, const char *s, size_t width,
 		h.buf[dot] = '\0';
 		h.len = dot;
 	}
-	path_fit(sb, sb_str(&h), width, ellipsis);
+	const char *a = sb_str(&h);
+	size_t ew = text_width(ellipsis);
+	/* An IPv4 address (a pod's, shared storage): the hosts of a job
+	 * share its start, so its end is kept, from an octet's digit. */
+	if (h.len && strspn(a, "0123456789.") == h.len && width > ew &&
+	    h.len > width) {
+		const char *tail = a + h.len - (width - ew);
+		tail += *tail == '.';
+		sb_adds(sb, ellipsis);
+		sb_adds(sb, tail);
+	} else {
+		path_fit(sb, a, width, ellipsis);
+	}
 	sb_free(&h);
 }
 

@@ -20,7 +20,8 @@ void path_fit(struct strbuf *sb, const char *s, size_t width,
  * when it fits; else without its ":PORT" (an instance label), then only
  * its first label when it is a domain name (node01.example.com is
  * node01), when that fits; else cut in the middle as path_fit does
- * (node-0041 and node-0042 differ at their ends). */
+ * (node-0041 and node-0042 differ at their ends), but an IPv4 address
+ * keeps its end (a job's pods share the start). */
 void host_fit(struct strbuf *sb, const char *s, size_t width,
 	      const char *ellipsis);
 

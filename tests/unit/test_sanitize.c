@@ -308,8 +308,12 @@ static void test_host_fit(void **state)
 	assert_host("10.0.12.41:9466", 12, "10.0.12.41");
 	assert_host("node01.example.com", 12, "node01");
 	assert_host("node01.example.com:9466", 8, "node01");
-	/* An IPv4 address is no domain name: its middle goes. */
-	assert_host("192.168.100.41", 8, "19~00.41");
+	/* An IPv4 address is no domain name: the hosts of a job share
+	 * its start, so its end is kept. */
+	assert_host("192.168.100.41", 8, "~100.41");
+	assert_host("192.168.100.41", 6, "~00.41");
+	assert_host("10.0.0.5", 6, "~0.0.5");
+	assert_host("10.0.0.5", 8, "10.0.0.5");
 	assert_host("node-0041", 6, "n~0041");
 	assert_host("node-0041", 9, "node-0041");
 }
