@@ -55,6 +55,8 @@ static void ident_free(struct ident *id)
 	free(id->pod_name);
 	free(id->pod_namespace);
 	free(id->container_name);
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		free(id->ledger[r]);
 	free(id);
 }
 
@@ -215,7 +217,7 @@ int ident_worth_keeping(const struct ident *id)
 	if (id->ndevices || ident_has_finding(id))
 		return 1;
 	for (int r = 0; r < LEDGER_COUNT; r++)
-		if (id->ledger[r].from != LEDGER_NONE)
+		if (ident_ledger(id, r)->from != LEDGER_NONE)
 			return 1;
 	/* What the environment or the logs said of its rank and job. */
 	return id->rank >= 0;
@@ -271,8 +273,6 @@ static void init_ident(struct ident *id)
 	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
 	id->first = id->last = LOGTIME_UNKNOWN;
 	id->key_dev = IDENT_UNKNOWN;
-	for (int r = 0; r < LEDGER_COUNT; r++)
-		id->ledger[r].warm_span = -1;
 }
 
 static struct ident *ident_make(struct model *m, struct model_host *host,

@@ -94,6 +94,7 @@
 
 struct model;
 struct model_host;
+struct ident;
 struct process;
 struct incident;
 struct npu_table;
@@ -153,6 +154,10 @@ struct ledger {
 	unsigned long long failed_at;
 };
 unsigned long long ledger_held(const struct ledger *l);
+/* Ledger r of id: a ledger with nothing counted when it has none. */
+const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r);
+/* The same to count in: made when it has none. */
+struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r);
 
 /* Where a physical NPU id came from. */
 enum phys_from { PHYS_NONE, PHYS_ENVIRON, PHYS_NPU_SMI };
@@ -196,7 +201,9 @@ struct ident {
 	char *job_file;	/* while it has no job: its first file, for roots
 			 * that come later (a host's report) */
 	logtime_t first, last;		/* its facts' and incidents' times */
-	struct ledger ledger[LEDGER_COUNT];
+	/* Its ledgers, each made when first counted in (NULL: none yet;
+	 * read them with ident_ledger): most identities have one or none. */
+	struct ledger *ledger[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
 	int alive;		/* runs now (last asked); local only */
 	/* Added by the model's part: */

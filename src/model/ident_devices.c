@@ -139,7 +139,7 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 	}
 	if (id->devices[i] == id->device && !ident_gone(id)) {
 		for (int k = 0; k < LEDGER_COUNT; k++) {
-			const struct ledger *l = &id->ledger[k];
+			const struct ledger *l = ident_ledger(id, k);
 			if (l->from != LEDGER_NONE)
 				r->held_known[k] = 1;
 			if (l->from == LEDGER_CALLS)
@@ -166,8 +166,8 @@ static unsigned long long held_on(const struct ident *p,
 	if (r->by_phys ? p->phys != r->phys : p->device != r->device)
 		return 0;
 	for (int k = 0; k < LEDGER_COUNT; k++)
-		if (p->ledger[k].from == LEDGER_CALLS)
-			h += ledger_held(&p->ledger[k]);
+		if (ident_ledger(p, k)->from == LEDGER_CALLS)
+			h += ledger_held(ident_ledger(p, k));
 	return h;
 }
 

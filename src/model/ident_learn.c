@@ -88,7 +88,7 @@ static void learn_ledger(struct ident *id, const struct fact *f)
 
 	if (r == LEDGER_COUNT)
 		return;
-	struct ledger *l = &id->ledger[r];
+	struct ledger *l = ident_ledger_mut(id, r);
 	switch (f->kind) {
 	case FACT_CREATE:
 		ledger_create(id, l, r, f->time);
@@ -373,7 +373,7 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	enum ledger_res r = create_api(incident_field(inc, "api"));
 	if (inc->code == CODE_EE1023 && r != LEDGER_COUNT &&
 	    ledger_of_resource(inc->resource) != LEDGER_COUNT)
-		ledger_failed(id, &id->ledger[r], r, inc->first);
+		ledger_failed(id, ident_ledger_mut(id, r), r, inc->first);
 }
 
 void ident_link_proc(struct model *m, struct process *p)

@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "ident_int.h"
+#include "xalloc.h"
 
 #define SPAN_USEC ((long long)IDENT_SPAN_MS * 1000)
 
@@ -29,8 +30,26 @@ int ident_leaks(const struct ident *id)
 	int n = 0;
 
 	for (int r = 0; r < LEDGER_COUNT; r++)
-		n += id->ledger[r].leak != LEAK_NO;
+		n += ident_ledger(id, r)->leak != LEAK_NO;
 	return n;
+}
+
+/* What a ledger not yet counted in reads as. */
+static const struct ledger no_ledger = { .warm_span = -1 };
+
+const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r)
+{
+	return id->ledger[r] ? id->ledger[r] : &no_ledger;
+}
+
+struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r)
+{
+	if (!id->ledger[r]) {
+		/* memcpy, not =: the padding too (views hash the bytes). */
+		id->ledger[r] = xmalloc(sizeof *id->ledger[r]);
+		memcpy(id->ledger[r], &no_ledger, sizeof no_ledger);
+	}
+	return id->ledger[r];
 }
 
 unsigned long long ledger_held(const struct ledger *l)
@@ -44,7 +63,7 @@ unsigned long long ledger_held(const struct ledger *l)
 int ident_has_finding(const struct ident *id)
 {
 	for (int r = 0; r < LEDGER_COUNT; r++)
-		if (id->ledger[r].leak != LEAK_NO)
+		if (ident_ledger(id, r)->leak != LEAK_NO)
 			return 1;
 	return 0;
 }

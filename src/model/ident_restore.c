@@ -69,7 +69,17 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 	ident_saw(id, snap->first);
 	ident_saw(id, snap->last);
 	id->dev_seen = snap->dev_seen ? 1 : id->dev_seen;
-	memcpy(id->ledger, snap->ledger, sizeof id->ledger);
+	for (int r = 0; r < LEDGER_COUNT; r++) {
+		/* Absolute, as the snapshot has it: none stays none. */
+		enum ledger_res lr = (enum ledger_res)r;
+
+		if (snap->ledger[r])
+			memcpy(ident_ledger_mut(id, lr), snap->ledger[r],
+			       sizeof (struct ledger));
+		else if (id->ledger[r])
+			memcpy(id->ledger[r], ident_ledger(snap, lr),
+			       sizeof (struct ledger));
+	}
 	if (keep_phys && snap->phys_from != PHYS_NONE && snap->phys >= 0) {
 		id->phys = snap->phys;
 		id->phys_from = snap->phys_from;
@@ -89,7 +99,7 @@ void model_ident_ledger(struct model *m, const char *host, long pid,
 		return;
 	struct ident *id = ident_get(m, host_of(m, host), pid,
 				     name ? name : "", LOGTIME_UNKNOWN);
-	struct ledger *to = &id->ledger[r];
+	struct ledger *to = ident_ledger_mut(id, r);
 
 	to->from = l->from;
 	to->created = l->created;

@@ -177,7 +177,7 @@ static void proc_line(struct dash *d, const struct ident *id,
 	sb_addc(out, '\n');
 	/* Its leak findings under it, in the views' words. */
 	for (int l = 0; l < LEDGER_COUNT; l++) {
-		if (id->ledger[l].leak == LEAK_NO)
+		if (ident_ledger(id, l)->leak == LEAK_NO)
 			continue;
 		sb_adds(out, "    ");
 		leak_sentence(out, id, (enum ledger_res)l);

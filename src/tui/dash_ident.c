@@ -32,7 +32,7 @@ void group_digits(char *buf, size_t n, unsigned long long v)
 int ident_has_ledger(const struct ident *id)
 {
 	for (int r = 0; id && r < LEDGER_COUNT; r++)
-		if (id->ledger[r].from != LEDGER_NONE)
+		if (ident_ledger(id, r)->from != LEDGER_NONE)
 			return 1;
 	return 0;
 }
@@ -148,8 +148,8 @@ void ledger_lines(const struct ident *id, struct strbuf *out)
 		return;
 	sb_addf(out, "\f%s\n", _(L_LEDGER_TITLE));
 	for (int r = 0; r < LEDGER_COUNT; r++)
-		if (id->ledger[r].from != LEDGER_NONE)
-			ledger_line(&id->ledger[r], (enum ledger_res)r, out);
+		if (ident_ledger(id, r)->from != LEDGER_NONE)
+			ledger_line(ident_ledger(id, r), (enum ledger_res)r, out);
 }
 
 /* What the ledger knows, for an EE1023 fix on a resource it keeps: the

@@ -43,7 +43,7 @@ void ident_json_ledger(struct strbuf *sb, const struct ident *id)
 
 	sb_adds(sb, "\"ledger\": {");
 	for (int r = 0; id && r < LEDGER_COUNT; r++) {
-		const struct ledger *l = &id->ledger[r];
+		const struct ledger *l = ident_ledger(id, r);
 		if (l->from == LEDGER_NONE)
 			continue;
 		sb_addf(sb, "%s\"%s\": {\"created\": %llu, \"destroyed\": "
@@ -176,7 +176,7 @@ void ident_json_leaks(struct strbuf *sb, const struct ident *const *v,
 	sb_adds(sb, "  \"leaks\": [");
 	for (size_t i = 0; i < n; i++) {
 		for (int r = 0; r < LEDGER_COUNT; r++) {
-			const struct ledger *l = &v[i]->ledger[r];
+			const struct ledger *l = ident_ledger(v[i], r);
 			if (!leak_kind_name(l->leak))
 				continue;
 			sb_adds(sb, k++ ? ",\n    {" : "\n    {");

@@ -105,11 +105,11 @@ void ident_state_write(struct strbuf *sb, const struct ident *id,
 		sb_adds(sb, "null");
 	sb_adds(sb, ", \"ledger\": {");
 	for (int r = 0, k = 0; r < LEDGER_COUNT; r++) {
-		if (id->ledger[r].from == LEDGER_NONE)
+		if (ident_ledger(id, r)->from == LEDGER_NONE)
 			continue;
 		sb_addf(sb, "%s\"%s\": ", k++ ? ", " : "",
 			resource_name(ledger_resource((enum ledger_res)r)));
-		write_ledger(sb, &id->ledger[r]);
+		write_ledger(sb, ident_ledger(id, r));
 	}
 	sb_adds(sb, "}}");
 }
@@ -257,7 +257,8 @@ static int read_ledgers(const struct jval *o, struct ident *id)
 		enum ledger_res r = ledger_of_resource(
 			resource_from_name(o->members[i].key));
 		if (r == LEDGER_COUNT ||
-		    read_ledger(&o->members[i].value, &id->ledger[r]) < 0)
+		    read_ledger(&o->members[i].value,
+				   ident_ledger_mut(id, r)) < 0)
 			return -1;
 	}
 	return 0;
@@ -381,8 +382,6 @@ int ident_state_read(const struct jval *v, struct ident *out,
 {
 	memset(out, 0, sizeof *out);
 	*host = NULL;
-	for (int r = 0; r < LEDGER_COUNT; r++)
-		out->ledger[r].warm_span = -1;
 	if (!v || v->type != J_OBJECT || read_scalars(v, out, host) < 0 ||
 	    read_devices(v, out) < 0 || read_npu(v, out) < 0 ||
 	    read_ledgers(json_get(v, "ledger"), out) < 0) {
@@ -400,6 +399,10 @@ void ident_state_clear(struct ident *id)
 	free(id->dev);
 	id->name = id->job = NULL;
 	id->dev = NULL;
+	for (int r = 0; r < LEDGER_COUNT; r++) {
+		free(id->ledger[r]);
+		id->ledger[r] = NULL;
+	}
 }
 
 int ident_state_restore(struct model *m, const struct jval *arr,

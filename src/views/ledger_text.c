@@ -71,7 +71,7 @@ int ledger_fix_sentence(struct strbuf *sb, const struct ident *id,
 
 	if (lr == LEDGER_COUNT)
 		return -1;
-	const struct ledger *l = id ? &id->ledger[lr] : NULL;
+	const struct ledger *l = id ? ident_ledger(id, lr) : NULL;
 	if (!l || l->from == LEDGER_NONE) {
 		sb_adds(sb, _("The ledger is empty: turn on INFO logging with "
 			      "ASCEND_GLOBAL_LOG_LEVEL=1 (or "
@@ -101,7 +101,7 @@ int ledger_fix_sentence(struct strbuf *sb, const struct ident *id,
 void leak_sentence(struct strbuf *sb, const struct ident *id,
 		   enum ledger_res lr)
 {
-	const struct ledger *l = &id->ledger[lr];
+	const struct ledger *l = ident_ledger(id, lr);
 	struct strbuf who = STRBUF_INIT;
 	const char *name = id->name && *id->name ? id->name : "-";
 
@@ -193,7 +193,7 @@ int limit_sentence(struct strbuf *sb, const struct incident *inc,
 static void held_list(struct strbuf *sb, const struct ident *p)
 {
 	for (int r = 0; r < LEDGER_COUNT; r++) {
-		const struct ledger *l = &p->ledger[r];
+		const struct ledger *l = ident_ledger(p, r);
 		if (l->from != LEDGER_CALLS || !ledger_held(l))
 			continue;
 		if (sb->len)

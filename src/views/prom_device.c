@@ -82,10 +82,10 @@ static void held(struct dev_set *s, const struct model *m)
 		/* A ledger of the finalize statistics is of a process that
 		 * ended: it holds nothing now. */
 		for (int r = 0; r < LEDGER_COUNT; r++)
-			if (id->ledger[r].from == LEDGER_CALLS)
+			if (ident_ledger(id, r)->from == LEDGER_CALLS)
 				add(s, id->host, dev, npu,
 				    ledger_resource((enum ledger_res)r),
-				    ledger_held(&id->ledger[r]));
+				    ledger_held(ident_ledger(id, r)));
 	}
 }
 

@@ -97,7 +97,7 @@ static void device_proc(struct strbuf *t, const struct ident *id)
 	}
 	/* What it holds now by its calls (statistics: it ended). */
 	for (int r = 0; r < LEDGER_COUNT; r++) {
-		const struct ledger *l = &id->ledger[r];
+		const struct ledger *l = ident_ledger(id, r);
 		if (l->from != LEDGER_CALLS || !ledger_held(l))
 			continue;
 		/* Gone: what it held when its log ended. */
@@ -196,7 +196,7 @@ size_t report_leaks(struct strbuf *sb, const struct ident *const *v,
 
 	for (size_t i = 0; i < n; i++)
 		for (int r = 0; r < LEDGER_COUNT; r++) {
-			if (v[i]->ledger[r].leak == LEAK_NO)
+			if (ident_ledger(v[i], r)->leak == LEAK_NO)
 				continue;
 			if (!k++)
 				sb_addf(sb, "\n%s\n", _("Leaks:"));

@@ -45,16 +45,16 @@ static void test_calls_make_the_ledger(void **state)
 		fact(&m, 10, "python3", FACT_CREATED, RES_NOTIFY, T0 + 11);
 	const struct ident *id = find(&m, 10, "python3");
 	assert_non_null(id);
-	const struct ledger *s = &id->ledger[LEDGER_STREAM];
+	const struct ledger *s = ident_ledger(id, LEDGER_STREAM);
 	assert_int_equal(s->from, LEDGER_CALLS);
 	assert_int_equal(s->created, 5);
 	assert_int_equal(s->destroyed, 2);
 	assert_int_equal(ledger_held(s), 3);
 	assert_true(s->complete);
-	const struct ledger *n = &id->ledger[LEDGER_NOTIFY];
+	const struct ledger *n = ident_ledger(id, LEDGER_NOTIFY);
 	assert_int_equal(n->attempts, 3);
 	assert_int_equal(n->created, 2);
-	assert_int_equal(id->ledger[LEDGER_EVENT].from, LEDGER_NONE);
+	assert_int_equal(ident_ledger(id, LEDGER_EVENT)->from, LEDGER_NONE);
 	assert_int_equal(id->device, 0);
 	model_free(&m);
 }
@@ -69,7 +69,7 @@ static void test_never_below_zero(void **state)
 	fact(&m, 11, "a", FACT_DESTROYED, RES_STREAM, T0);
 	fact(&m, 11, "a", FACT_CREATE, RES_STREAM, T0 + 1);
 	fact(&m, 11, "a", FACT_CREATE, RES_STREAM, T0 + 2);
-	const struct ledger *l = &find(&m, 11, "a")->ledger[LEDGER_STREAM];
+	const struct ledger *l = ident_ledger(find(&m, 11, "a"), LEDGER_STREAM);
 	assert_int_equal(l->destroyed, 1);
 	assert_int_equal(l->unmatched, 1);
 	assert_int_equal(ledger_held(l), 2);
@@ -77,7 +77,7 @@ static void test_never_below_zero(void **state)
 	/* Complete until a destroy of what it never saw created. */
 	device_fact(&m, 12, "b", 1);
 	fact(&m, 12, "b", FACT_CREATE, RES_EVENT, T0);
-	const struct ledger *e = &find(&m, 12, "b")->ledger[LEDGER_EVENT];
+	const struct ledger *e = ident_ledger(find(&m, 12, "b"), LEDGER_EVENT);
 	assert_true(e->complete);
 	fact(&m, 12, "b", FACT_DESTROYED, RES_EVENT, T0 + 1);
 	assert_true(e->complete);
@@ -97,13 +97,13 @@ static void test_statistics_leak(void **state)
 	statistics(&m, 13, "x", RES_STREAM, 10, 7);
 	statistics(&m, 13, "x", RES_EVENT, 5, 5);
 	const struct ident *id = find(&m, 13, "x");
-	const struct ledger *s = &id->ledger[LEDGER_STREAM];
+	const struct ledger *s = ident_ledger(id, LEDGER_STREAM);
 	assert_int_equal(s->from, LEDGER_STATISTICS);
 	assert_int_equal(s->created, 10);
 	assert_int_equal(s->destroyed, 7);
 	assert_true(s->complete);
 	assert_int_equal(s->leak, LEAK_ENDED);
-	assert_int_equal(id->ledger[LEDGER_EVENT].leak, LEAK_NO);
+	assert_int_equal(ident_ledger(id, LEDGER_EVENT)->leak, LEAK_NO);
 	/* Statistics win over later calls. */
 	fact(&m, 13, "x", FACT_CREATE, RES_STREAM, T0 + 1);
 	assert_int_equal(s->created, 10);
@@ -120,7 +120,7 @@ static void test_rising_after_warmup(void **state)
 	device_fact(&m, 20, "a", 0);
 	for (int i = 0; i < IDENT_WARMUP; i++)
 		fact(&m, 20, "a", FACT_CREATE, RES_STREAM, T0 + i);
-	const struct ledger *a = &find(&m, 20, "a")->ledger[LEDGER_STREAM];
+	const struct ledger *a = ident_ledger(find(&m, 20, "a"), LEDGER_STREAM);
 	for (int s = 1; s <= IDENT_LEAK_SPANS; s++) {
 		assert_int_equal(a->leak, LEAK_NO);
 		fact(&m, 20, "a", FACT_CREATE, RES_STREAM, T0 + s * SPAN);
@@ -136,7 +136,7 @@ static void test_rising_after_warmup(void **state)
 	device_fact(&m, 21, "b", 0);
 	for (int s = 0; s < IDENT_WARMUP; s++)
 		fact(&m, 21, "b", FACT_CREATE, RES_STREAM, T0 + s * SPAN);
-	const struct ledger *b = &find(&m, 21, "b")->ledger[LEDGER_STREAM];
+	const struct ledger *b = ident_ledger(find(&m, 21, "b"), LEDGER_STREAM);
 	assert_int_equal(b->leak, LEAK_NO);
 	/* c: steady after the warm-up: creates matched by destroys. */
 	device_fact(&m, 22, "c", 0);
@@ -146,7 +146,7 @@ static void test_rising_after_warmup(void **state)
 		fact(&m, 22, "c", FACT_CREATE, RES_STREAM, T0 + s * SPAN);
 		fact(&m, 22, "c", FACT_DESTROYED, RES_STREAM, T0 + s * SPAN);
 	}
-	assert_int_equal(find(&m, 22, "c")->ledger[LEDGER_STREAM].leak,
+	assert_int_equal(ident_ledger(find(&m, 22, "c"), LEDGER_STREAM)->leak,
 			 LEAK_NO);
 	model_free(&m);
 }
@@ -172,7 +172,7 @@ static void test_failed_creates_not_held(void **state)
 	field(inc, "api", "aclrtCreateStream");
 	model_add(&m, inc, READ_BEFORE);
 	assert_string_equal(inc->name, "p");
-	const struct ledger *l = &find(&m, 30, "p")->ledger[LEDGER_STREAM];
+	const struct ledger *l = ident_ledger(find(&m, 30, "p"), LEDGER_STREAM);
 	assert_int_equal(l->attempts, 3);
 	assert_int_equal(l->failed, 1);
 	assert_int_equal(l->created, 2);
@@ -195,7 +195,7 @@ static void test_failed_creates_not_held(void **state)
 	inc = make(32, "r", RES_NOTIFY, T0, NULL);
 	field(inc, "api", "aclrtCreateNotify");
 	model_add(&m, inc, READ_BEFORE);
-	const struct ledger *q = &find(&m, 32, "r")->ledger[LEDGER_NOTIFY];
+	const struct ledger *q = ident_ledger(find(&m, 32, "r"), LEDGER_NOTIFY);
 	assert_int_equal(q->failed, 1);
 	assert_int_equal(q->from, LEDGER_NONE);
 	assert_ptr_equal(find(&m, 32, "r")->proc, m.procs[m.nprocs - 1]);
@@ -314,7 +314,7 @@ static void test_fold_keeps_the_leak(void **state)
 	const struct ident *id = find(&m, DEAD_PID, "gone");
 	assert_non_null(id);
 	assert_null(id->proc);
-	assert_int_equal(id->ledger[LEDGER_STREAM].leak, LEAK_ENDED);
+	assert_int_equal(ident_ledger(id, LEDGER_STREAM)->leak, LEAK_ENDED);
 	assert_true(id->alive_known);
 	assert_false(id->alive);
 	model_free(&m);

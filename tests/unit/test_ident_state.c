@@ -53,7 +53,7 @@ static void test_round_trip(void **state)
 	leaker(&m);
 	const struct ident *a = hfind(&m, NULL, 42, "python3");
 	assert_non_null(a);
-	assert_int_equal(a->ledger[LEDGER_STREAM].leak, LEAK_RISING);
+	assert_int_equal(ident_ledger(a, LEDGER_STREAM)->leak, LEAK_RISING);
 	ident_state_write(&sb, a, 1);
 	parse(sb.buf, &v);
 	struct ident snap;
@@ -66,21 +66,24 @@ static void test_round_trip(void **state)
 	const struct ident *b = hfind(&m2, "h1", 42, "python3");
 	assert_non_null(b);
 	assert_null(hfind(&m2, NULL, 42, "python3"));
-	assert_memory_equal(a->ledger, b->ledger, sizeof a->ledger);
+	for (int r = 0; r < LEDGER_COUNT; r++)
+		assert_memory_equal(ident_ledger(a, (enum ledger_res)r),
+				    ident_ledger(b, (enum ledger_res)r),
+				    sizeof (struct ledger));
 	assert_int_equal(b->device, 3);
 	assert_int_equal(b->ndevices, 1);
 	assert_int_equal(b->dev_seen, 1);
 	assert_int_equal(b->first, a->first);
 	assert_int_equal(b->last, a->last);
 	/* Restored locally (a restart), it goes on counting: complete. */
-	unsigned long long had = a->ledger[LEDGER_STREAM].created;
+	unsigned long long had = ident_ledger(a, LEDGER_STREAM)->created;
 	model_ident_restore(&m2, NULL, &snap, 0);
 	fact(&m2, 42, "python3", FACT_CREATE, RES_STREAM, T0 + 6 * SPAN);
 	const struct ident *c = hfind(&m2, NULL, 42, "python3");
 	assert_non_null(c);
-	assert_int_equal(c->ledger[LEDGER_STREAM].created, had + 1);
-	assert_true(c->ledger[LEDGER_STREAM].complete);
-	assert_int_equal(c->ledger[LEDGER_STREAM].leak, LEAK_RISING);
+	assert_int_equal(ident_ledger(c, LEDGER_STREAM)->created, had + 1);
+	assert_true(ident_ledger(c, LEDGER_STREAM)->complete);
+	assert_int_equal(ident_ledger(c, LEDGER_STREAM)->leak, LEAK_RISING);
 	ident_state_clear(&snap);
 	jval_free(&v);
 	sb_free(&sb);

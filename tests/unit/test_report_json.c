@@ -351,13 +351,15 @@ static void test_identity_json(void **state)
 	struct strbuf sb = STRBUF_INIT;
 
 	(void)state;
-	id.ledger[LEDGER_STREAM] = (struct ledger){
+	struct ledger streams = {
 		.from = LEDGER_STATISTICS, .created = 1983, .destroyed = 3,
 		.complete = 1, .leak = LEAK_ENDED,
 	};
-	id.ledger[LEDGER_EVENT] = (struct ledger){
+	struct ledger events = {
 		.from = LEDGER_CALLS, .created = 40, .destroyed = 40,
 	};
+	id.ledger[LEDGER_STREAM] = &streams;
+	id.ledger[LEDGER_EVENT] = &events;
 	ident_json_process(&sb, &id);
 	assert_string_equal(sb.buf,
 		", \"device\": 3, \"devices\": [0, 3], \"rank\": 3, "

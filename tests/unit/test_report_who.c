@@ -38,6 +38,7 @@ static struct incident *make(const char *host, long pid, const char *name,
 struct fixture {
 	struct model m;
 	struct ident id[3];	/* by hand */
+	struct ledger led[2];	/* id[0]'s and id[1]'s stream ledgers */
 	struct ident *v[3];
 	struct ident *row[3];	/* what the model answers for its rows */
 	int by_hand;		/* the model keeps no identities itself */
@@ -68,14 +69,16 @@ static void setup(struct fixture *f)
 		};
 		f->v[i] = id;
 	}
-	f->id[0].ledger[LEDGER_STREAM] = (struct ledger){
+	f->led[0] = (struct ledger){
 		.from = LEDGER_STATISTICS, .created = 1983, .destroyed = 3,
 		.complete = 1, .leak = LEAK_ENDED,
 	};
-	f->id[1].ledger[LEDGER_STREAM] = (struct ledger){
+	f->led[1] = (struct ledger){
 		.from = LEDGER_CALLS, .created = 12, .destroyed = 2,
 		.complete = 1,
 	};
+	f->id[0].ledger[LEDGER_STREAM] = &f->led[0];
+	f->id[1].ledger[LEDGER_STREAM] = &f->led[1];
 	/* The model's identities, as model_idents gives them: its own,
 	 * given these values, when it keeps them; else these. */
 	f->by_hand = !model_ident(&f->m, f->m.procs[0]);
@@ -88,7 +91,10 @@ static void setup(struct fixture *f)
 		own->device = f->id[i].device;
 		own->rank = f->id[i].rank;
 		own->alive = f->id[i].alive;
-		memcpy(own->ledger, f->id[i].ledger, sizeof own->ledger);
+		for (int r = 0; r < LEDGER_COUNT; r++)
+			if (f->id[i].ledger[r])
+				*ident_ledger_mut(own, (enum ledger_res)r) =
+					*f->id[i].ledger[r];
 	}
 	if (f->by_hand) {
 		f->m.idents.v = f->v;
@@ -284,7 +290,7 @@ static void test_ledger_sentences(void **state)
 	sb_reset(&sb);
 	assert_int_equal(ledger_fix_sentence(&sb, NULL, RES_MEMCPY), -1);
 	assert_int_equal(sb.len, 0);
-	f.id[1].ledger[LEDGER_STREAM].complete = 0;
+	f.id[1].ledger[LEDGER_STREAM]->complete = 0;
 	assert_int_equal(ledger_fix_sentence(&sb, &f.id[1], RES_STREAM), 1);
 	assert_string_equal(sb.buf, "This process created 12 streams and "
 			    "destroyed 2 (counted from its INFO-level calls); "
