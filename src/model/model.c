@@ -178,7 +178,6 @@ static void count_in_process(struct model *m, struct process *p,
 			     struct incident *inc, logtime_t last_at)
 {
 	p->total += m->weight;
-	p->by_resource[inc->resource] += m->weight;
 	if (inc->first != LOGTIME_UNKNOWN) {
 		if (p->first == LOGTIME_UNKNOWN || inc->first < p->first)
 			p->first = inc->first;
@@ -189,6 +188,16 @@ static void count_in_process(struct model *m, struct process *p,
 	}
 	if (count_class(&p->classes, &p->nclasses, inc, m->pairs, m->weight))
 		m->pairs++;
+}
+
+size_t process_by_resource(const struct process *p, enum resource r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nclasses; i++)
+		if (p->classes[i].k.resource == r)
+			n += p->classes[i].n;
+	return n;
 }
 
 logtime_t model_counted_time(logtime_t t, logtime_t now)

@@ -118,8 +118,7 @@ struct process {
 	long pid;
 	char *name;
 	long key_dev;	/* a cluster's pid-less process: its device (else -1) */
-	size_t total;
-	size_t by_resource[RES_COUNT];
+	size_t total;	/* by resource: process_by_resource (its classes') */
 	struct class_count *classes;
 	size_t nclasses;
 	logtime_t first, last;		/* as the log wrote them */
@@ -135,6 +134,10 @@ struct process {
 	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
 };
+
+/* A process's incidents of resource r: the sum of its classes' (kept
+ * once, not in a count per resource as well: processes are many). */
+size_t process_by_resource(const struct process *p, enum resource r);
 
 struct problem {
 	char *path;

@@ -227,7 +227,9 @@ size_t model_window(const struct model *m, const struct process *p,
 {
 	(void)m;
 	if (!span_usec) {
-		memcpy(by_resource, p->by_resource, sizeof p->by_resource);
+		for (int r = 0; r < RES_COUNT; r++)
+			by_resource[r] =
+				process_by_resource(p, (enum resource)r);
 		return p->total;
 	}
 	memset(by_resource, 0, RES_COUNT * sizeof *by_resource);

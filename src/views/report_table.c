@@ -159,7 +159,8 @@ static void layout_of(struct layout *l, const struct model *m,
 	for (size_t c = 0; c < NCOLUMNS && layout_width(l) > width; c++) {
 		int any = 0;
 		for (size_t i = 0; i < m->nprocs && !any; i++)
-			any = m->procs[i]->by_resource[RES_COLUMN(c)] != 0;
+			any = process_by_resource(m->procs[i],
+						  RES_COLUMN(c)) != 0;
 		l->res[c] = any;
 	}
 	if (layout_width(l) > width && l->hostw > 8)
@@ -233,7 +234,7 @@ static void table_row(struct strbuf *sb, const struct process *p,
 		put_num(sb, view_ident_rank(id), l->rankw);
 	sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
 	for (size_t c = 0; c < NCOLUMNS; c++) {
-		size_t n = p->by_resource[RES_COLUMN(c)];
+		size_t n = process_by_resource(p, RES_COLUMN(c));
 		if (!l->res[c])
 			continue;
 		if (n)
