@@ -138,7 +138,9 @@ static void learn_rank(struct ident *id, long rank)
 	id->rank = rank;
 	if (!id->proc || (id->pid <= 0 && !(id->name && id->name[0])))
 		return;	/* the row of blocks with neither: no process */
-	for (struct dlink *l = id->proc->recent.first; l; l = l->next) {
+	if (!id->proc->lv)
+		return;	/* --once: it keeps no recent incidents */
+	for (struct dlink *l = id->proc->lv->recent.first; l; l = l->next) {
 		struct incident *inc = DLIST_ENTRY(l, struct incident, in_proc);
 		if (inc->rank_from != FROM_NONE ||
 		    parse_id(incident_field(inc, "rank")) >= 0)

@@ -190,16 +190,6 @@ static void count_in_process(struct model *m, struct process *p,
 		m->pairs++;
 }
 
-size_t process_by_resource(const struct process *p, enum resource r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < p->nclasses; i++)
-		if (p->classes[i].k.resource == r)
-			n += p->classes[i].n;
-	return n;
-}
-
 logtime_t model_counted_time(logtime_t t, logtime_t now)
 {
 	if (t == LOGTIME_UNKNOWN || now == LOGTIME_UNKNOWN)
@@ -284,10 +274,9 @@ void model_maintain(struct model *m)
 	if (!m->live)
 		return;
 	/* Gone and quiet: folded, least recently active first. */
-	struct process *p = DLIST_ENTRY(m->lru.last, struct process, lru);
-	while (p && now >= p->seen_ms + m->fold_quiet_ms) {
-		struct process *prev = DLIST_ENTRY(p->lru.prev, struct process,
-						   lru);
+	struct process *p = model_lru_proc(m->lru.last);
+	while (p && now >= p->lv->seen_ms + m->fold_quiet_ms) {
+		struct process *prev = model_lru_proc(p->lv->lru.prev);
 		if (m->lent && m->lent->proc == p)
 			;	/* its caller may still read it */
 		else if (model_alive(m, p))

@@ -110,6 +110,17 @@ struct model_host {
 	const char *rule;
 };
 
+/* What a process keeps only in the live modes (struct process's lv). */
+struct process_live {
+	struct process *proc;		/* whose */
+	struct incident *latest;	/* the latest as counted */
+	struct dlink lru;		/* in model.lru */
+	unsigned long long seen_ms;	/* arrival of its last incident */
+	struct dlist recent;		/* its kept incidents, oldest first */
+	struct minute *minutes;		/* oldest first, the last hour */
+	size_t nminutes;
+};
+
 struct process {
 	struct hnode node;	/* by host, pid and name */
 	struct hnode pid_node;	/* in model.pid_index: by host and pid */
@@ -123,14 +134,11 @@ struct process {
 	size_t nclasses;
 	logtime_t first, last;		/* as the log wrote them */
 	logtime_t last_at;		/* last as counted: the "last" sort's */
-	struct incident *latest;	/* live modes: the latest as counted */
 	/* The model's own: */
 	size_t index;			/* in model.procs */
-	struct dlink lru;		/* in model.lru */
-	unsigned long long seen_ms;	/* arrival of its last incident */
-	struct dlist recent;		/* its kept incidents, oldest first */
-	struct minute *minutes;		/* oldest first, the last hour */
-	size_t nminutes;
+	/* The live modes' part, made when it is first tracked live; NULL
+	 * in --once, whose processes are many and keep none of it. */
+	struct process_live *lv;
 	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
 };

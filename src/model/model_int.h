@@ -44,6 +44,8 @@ void model_track(struct model *m, struct process *p, struct incident *inc,
 		 logtime_t now);
 /* p had an incident now: the most recently active. */
 void model_touch(struct model *m, struct process *p);
+/* The process of a link in model.lru (NULL for NULL). */
+struct process *model_lru_proc(const struct dlink *l);
 /* Makes room for one more process: folds one when at max_procs. */
 void model_make_room(struct model *m);
 /* p goes; its counts stay in the totals. */

@@ -17,16 +17,28 @@
 #define MINUTES_MAX (MODEL_WINDOW_MINUTES + 3 + \
 		     (int)(MODEL_SKEW_USEC / USEC_PER_MIN))
 
-#define LRU_PROC(l) DLIST_ENTRY(l, struct process, lru)
+#define LRU_PROC(l) model_lru_proc(l)
 #define RAW_INC(l) DLIST_ENTRY(l, struct incident, in_raw)
 #define PROC_INC(l) DLIST_ENTRY(l, struct incident, in_proc)
 #define KEPT_INC(l) DLIST_ENTRY(l, struct incident, in_kept)
 
+struct process *model_lru_proc(const struct dlink *l)
+{
+	const struct process_live *lv =
+		DLIST_ENTRY(l, const struct process_live, lru);
+
+	return lv ? lv->proc : NULL;
+}
+
 void model_touch(struct model *m, struct process *p)
 {
-	p->seen_ms = m->clock_ms();
-	dlist_remove(&m->lru, &p->lru);
-	dlist_push_front(&m->lru, &p->lru);
+	if (!p->lv) {
+		p->lv = xcalloc(1, sizeof *p->lv);
+		p->lv->proc = p;
+	}
+	p->lv->seen_ms = m->clock_ms();
+	dlist_remove(&m->lru, &p->lv->lru);
+	dlist_push_front(&m->lru, &p->lv->lru);
 }
 
 /* ---- raw lines of the kept incidents ---- */
@@ -78,7 +90,8 @@ static void raw_hold(struct model *m, struct incident *inc)
 static void raw_unkept(struct model *m, struct process *p,
 		       struct incident *inc)
 {
-	if (inc != p->latest && !dlist_has(&p->recent, &inc->in_proc))
+	if (!p->lv || (inc != p->lv->latest &&
+			!dlist_has(&p->lv->recent, &inc->in_proc)))
 		raw_let_go(m, inc, 0);
 }
 
@@ -87,7 +100,7 @@ static void raw_unkept(struct model *m, struct process *p,
 /* p: inc's process (inc->proc may already be cleared, see model_fold). */
 static void unkeep(struct model *m, struct process *p, struct incident *inc)
 {
-	dlist_remove(&p->recent, &inc->in_proc);
+	dlist_remove(&p->lv->recent, &inc->in_proc);
 	dlist_remove(&m->kept, &inc->in_kept);
 	raw_unkept(m, p, inc);
 	model_unref(m, inc);
@@ -97,10 +110,10 @@ static void keep_recent(struct model *m, struct process *p,
 			struct incident *inc)
 {
 	inc->refs++;
-	dlist_push_back(&p->recent, &inc->in_proc);
+	dlist_push_back(&p->lv->recent, &inc->in_proc);
 	dlist_push_back(&m->kept, &inc->in_kept);
-	if (p->recent.n > m->keep)
-		unkeep(m, p, PROC_INC(p->recent.first));
+	if (p->lv->recent.n > m->keep)
+		unkeep(m, p, PROC_INC(p->lv->recent.first));
 	/* The oldest in all go first, whichever process they are of. */
 	while (m->kept.n > MODEL_KEPT_MAX) {
 		struct incident *oldest = KEPT_INC(m->kept.first);
@@ -110,7 +123,7 @@ static void keep_recent(struct model *m, struct process *p,
 
 const struct incident *model_first_recent(const struct process *p)
 {
-	return PROC_INC(p->recent.first);
+	return p->lv ? PROC_INC(p->lv->recent.first) : NULL;
 }
 
 const struct incident *model_next_recent(const struct incident *inc)
@@ -120,7 +133,7 @@ const struct incident *model_next_recent(const struct incident *inc)
 
 const struct incident *model_last_recent(const struct process *p)
 {
-	return PROC_INC(p->recent.last);
+	return p->lv ? PROC_INC(p->lv->recent.last) : NULL;
 }
 
 const struct incident *model_prev_recent(const struct incident *inc)
@@ -180,9 +193,9 @@ void model_track(struct model *m, struct process *p, struct incident *inc,
 		logtime_t now)
 {
 	model_touch(m, p);
-	if (!p->latest || counted_cmp(inc, p->latest) >= 0) {
-		struct incident *old = p->latest;
-		p->latest = inc;
+	if (!p->lv->latest || counted_cmp(inc, p->lv->latest) >= 0) {
+		struct incident *old = p->lv->latest;
+		p->lv->latest = inc;
 		inc->refs++;
 		raw_hold(m, inc);
 		if (old) {
@@ -197,7 +210,7 @@ void model_track(struct model *m, struct process *p, struct incident *inc,
 	if (inc->at != LOGTIME_UNKNOWN) {
 		long long now_min = now / USEC_PER_MIN;
 		long long min = inc->at / USEC_PER_MIN;
-		add_minute(&p->minutes, &p->nminutes, min, inc->resource,
+		add_minute(&p->lv->minutes, &p->lv->nminutes, min, inc->resource,
 			   now_min, (unsigned)m->weight);
 		add_minute(&m->minutes, &m->nminutes, min, inc->resource,
 			   now_min, (unsigned)m->weight);
@@ -233,7 +246,9 @@ size_t model_window(const struct model *m, const struct process *p,
 		return p->total;
 	}
 	memset(by_resource, 0, RES_COUNT * sizeof *by_resource);
-	return sum_minutes(p->minutes, p->nminutes, span_usec, now,
+	if (!p->lv)
+		return 0;
+	return sum_minutes(p->lv->minutes, p->lv->nminutes, span_usec, now,
 			   by_resource);
 }
 
@@ -251,8 +266,8 @@ void model_trend(const struct process *p, logtime_t now, unsigned *trend,
 	long long now_min = now / USEC_PER_MIN;
 
 	memset(trend, 0, (size_t)n * sizeof *trend);
-	for (size_t i = 0; i < p->nminutes; i++) {
-		long long age = now_min - p->minutes[i].min;
+	for (size_t i = 0; p->lv && i < p->lv->nminutes; i++) {
+		long long age = now_min - p->lv->minutes[i].min;
 		/* A minute ahead (a skewed host, believed): the current one,
 		 * as the windows count it. */
 		if (age < 0)
@@ -260,7 +275,7 @@ void model_trend(const struct process *p, logtime_t now, unsigned *trend,
 		if (age >= n)
 			continue;
 		for (int r = 0; r < RES_COUNT; r++)
-			trend[n - 1 - age] += p->minutes[i].n[r];
+			trend[n - 1 - age] += p->lv->minutes[i].n[r];
 	}
 }
 
@@ -306,11 +321,13 @@ void model_ask_alive(struct model *m)
 
 static void forget_recent(struct model *m, struct process *p)
 {
-	while (p->recent.first)
-		unkeep(m, p, PROC_INC(p->recent.first));
-	if (p->latest) {
-		struct incident *inc = p->latest;
-		p->latest = NULL;
+	if (!p->lv)
+		return;
+	while (p->lv->recent.first)
+		unkeep(m, p, PROC_INC(p->lv->recent.first));
+	if (p->lv->latest) {
+		struct incident *inc = p->lv->latest;
+		p->lv->latest = NULL;
 		raw_unkept(m, p, inc);
 		if (inc->refs > 1)
 			inc->proc = NULL;	/* a report's example */
@@ -327,7 +344,9 @@ void model_free_process(struct model *m, struct process *p)
 		p->host->nprocs--;
 	free(p->name);
 	free(p->classes);
-	free(p->minutes);
+	if (p->lv)
+		free(p->lv->minutes);
+	free(p->lv);
 	free(p);
 }
 
@@ -340,7 +359,8 @@ void model_fold(struct model *m, struct process *p)
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
 	htab_remove(&m->pid_index, &p->pid_node);
-	dlist_remove(&m->lru, &p->lru);
+	if (p->lv)
+		dlist_remove(&m->lru, &p->lv->lru);
 	struct process *last = m->procs[--m->nprocs];
 	m->procs[p->index] = last;
 	last->index = p->index;
@@ -354,7 +374,7 @@ void model_make_room(struct model *m)
 	if (m->nprocs < m->max_procs || !m->lru.last)
 		return;
 	struct process *p = LRU_PROC(m->lru.last);
-	for (int i = 0; i < 8 && p; i++, p = LRU_PROC(p->lru.prev)) {
+	for (int i = 0; i < 8 && p; i++, p = LRU_PROC(p->lv->lru.prev)) {
 		if (!model_alive(m, p)) {
 			model_fold(m, p);
 			return;

@@ -1,5 +1,6 @@
 /* The stable order of a report: processes, their classes, problems and
- * skipped files, all from the counts; and the order of incidents. */
+ * skipped files, all from the counts; and the order of incidents.  And
+ * a process's count by resource, from its classes. */
 #include "config.h"
 
 #include <stdlib.h>
@@ -7,6 +8,16 @@
 
 #include "model_int.h"
 #include "xalloc.h"
+
+size_t process_by_resource(const struct process *p, enum resource r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nclasses; i++)
+		if (p->classes[i].k.resource == r)
+			n += p->classes[i].n;
+	return n;
+}
 
 static int cmp_problem(const void *a, const void *b)
 {

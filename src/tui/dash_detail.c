@@ -55,8 +55,8 @@ static size_t detail_incidents(const struct dash *d, const struct process *p,
 	     i = model_prev_recent(i))
 		if (in_window(i, span, now))
 			out[n++] = i;
-	if (!n && p->latest && !span)
-		out[n++] = p->latest;
+	if (!n && p->lv && p->lv->latest && !span)
+		out[n++] = p->lv->latest;
 	/* Kept in the order read; shown by log time, the latest first. */
 	qsort(out, n, sizeof *out, by_time_desc);
 	return n;

@@ -139,8 +139,9 @@ void dash_build_rows(struct dash *d)
 		r->dev = id ? id->device : IDENT_UNKNOWN;
 		r->rank = id ? id->rank : IDENT_UNKNOWN;
 		/* New: arrived since the history was read, a moment ago. */
-		r->fresh = d->history_done_ms && p->seen_ms >= d->history_done_ms
-			   && ms - p->seen_ms < NEW_MS;
+		r->fresh = d->history_done_ms && p->lv &&
+			   p->lv->seen_ms >= d->history_done_ms &&
+			   ms - p->lv->seen_ms < NEW_MS;
 	}
 	if (d->nrows)
 		qsort_r(d->rows, d->nrows, sizeof *d->rows, row_cmp, d);

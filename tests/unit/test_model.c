@@ -93,7 +93,7 @@ static void test_windows_and_trend(void **state)
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, now), 3);
 	assert_int_equal(model_count_window(&m, 0, now), 5);
 	/* Only the last hour is kept by minute. */
-	assert_true(p->nminutes <= MODEL_WINDOW_MINUTES + 2);
+	assert_true(p->lv->nminutes <= MODEL_WINDOW_MINUTES + 2);
 	unsigned trend[10];
 	model_trend(p, now, trend, 10);
 	assert_int_equal(trend[9], 1);
@@ -171,7 +171,7 @@ static void test_future_times_sort_when_read(void **state)
 	assert_int_equal(r->last, future);
 	assert_int_equal(l->last, future);
 	/* The latest is the one read last, not the one dated 2099. */
-	assert_ptr_equal(l->latest, cur);
+	assert_ptr_equal(l->lv->latest, cur);
 	assert_true(m.hosts[0]->last_at <= logtime_now());
 	assert_int_equal(m.hosts[0]->last, future);
 	/* Three minutes ahead: believed, and counted in the current minute
@@ -234,10 +234,10 @@ static void test_recent_and_latest(void **state)
 		model_add(&m, make(DEAD_PID, "p", RES_STREAM,
 				   now - (i == 4 ? 0 : 60 * MIN_USEC) + i, NULL), READ_BEFORE);
 	struct process *p = m.procs[0];
-	assert_int_equal(p->recent.n, 3);
+	assert_int_equal(p->lv->recent.n, 3);
 	assert_int_equal(m.kept.n, 3);
 	/* The latest by log time, not by arrival. */
-	assert_int_equal(p->latest->first, now + 4);
+	assert_int_equal(p->lv->latest->first, now + 4);
 	int n = 0;
 	for (const struct incident *i = model_first_recent(p); i;
 	     i = model_next_recent(i))
@@ -444,7 +444,7 @@ static void test_paths_freed_when_unused(void **state)
 	fake_now += 120000;
 	model_maintain(&m);
 	assert_int_equal(model_paths(&m), 2);
-	assert_string_equal(m.procs[0]->latest->file, "/logs/a.log");
+	assert_string_equal(m.procs[0]->lv->latest->file, "/logs/a.log");
 	/* Later incidents replace it as the latest, an earlier one as the
 	 * report's example. */
 	model_add(&m, make(DEAD_PID, "p", RES_STREAM, now + 1, b), READ_BEFORE);
