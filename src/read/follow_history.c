@@ -206,6 +206,8 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			if (fw->hs.v[fw->hs.pos].t) {
 				feeder_flush(t->feeder);
 				feeder_trim(t->feeder);
+				if (follow_let_go(fw, t))
+					fw->hs.v[fw->hs.pos].t = NULL;
 			}
 		}
 		fw->hs.pos++;

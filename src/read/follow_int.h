@@ -50,6 +50,9 @@ struct tailtab {
 struct tail *tailtab_find(const struct tailtab *tt, const char *path);
 void tailtab_insert(struct tailtab *tt, struct tail *t);
 void tailtab_remove(struct tailtab *tt, struct tail *t);
+/* Frees the tails marked let_go, the others keeping their order
+ * (follower_flush gives what they hold back in it). */
+void tailtab_sweep(struct tailtab *tt);
 /* Frees the table and every tail in it. */
 void tailtab_free(struct tailtab *tt);
 struct follower;
@@ -102,6 +105,7 @@ struct reading {
 	int stdin_flags;	/* as they were, restored at the end */
 	/* Told of a tail about to be freed (the history forgets it). */
 	void (*on_drop)(struct follower *fw, struct tail *t);
+	size_t nlet_go;		/* tails marked let_go, not yet swept */
 };
 
 /* unwatched: its directory has no inotify watch (it is polled). */
@@ -115,6 +119,10 @@ struct tail *follow_file_seen(struct follower *fw, const char *path,
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now);
 void follow_drop_tail(struct follower *fw, struct tail *t);
+/* --once: a file read to its end, holding nothing back, is never read
+ * again: its tail and buffers go (swept in batches).  Its path stays
+ * interned: incidents and open chains point at it.  Returns 1 if so. */
+int follow_let_go(struct follower *fw, struct tail *t);
 void follow_mark_dirty(struct follower *fw, struct tail *t);
 void follow_read_dirty(struct follower *fw, unsigned long long now);
 void follow_read_backlog(struct follower *fw, unsigned long long now);

@@ -136,6 +136,24 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 	fw->generation++;
 }
 
+/* Swept this many at a time: a sweep walks every tail. */
+#define LET_GO_BATCH 4096
+
+int follow_let_go(struct follower *fw, struct tail *t)
+{
+	if (!fw->o.once || fw->o.resume_for || t->let_go || t->more ||
+	    t->pk || t->packed || t->skip_why || t == fw->rd.stdin_tail ||
+	    t->in_dirty || t->in_pending || t->in_backlog ||
+	    follow_holding(t))
+		return 0;
+	t->let_go = 1;
+	if (++fw->rd.nlet_go >= LET_GO_BATCH) {
+		tailtab_sweep(&fw->tt);
+		fw->rd.nlet_go = 0;
+	}
+	return 1;
+}
+
 static void skip_tail(struct follower *fw, struct tail *t)
 {
 	/* Kept, so that it is not looked at (and said) again. */

@@ -44,6 +44,7 @@ struct tail {
 	int more;		/* the last read stopped at its budget */
 	int in_backlog;		/* listed in the follower's backlog */
 	int in_dirty, in_pending;	/* and in its other lists */
+	int let_go;		/* --once: read, to be freed (follow_let_go) */
 	size_t slot;		/* its index in the follower's tails */
 	/* --once: its size when its directory was listed, for the plan. */
 	int scan_sized;
