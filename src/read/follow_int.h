@@ -234,8 +234,16 @@ int follow_polling(const struct follower *fw);
 
 /* ---- follow_history.c ---- */
 
+/* A planned file's tail is made at its turn (path, root): a share of a
+ * plan of 200,000 files holds no tail for those not being read. */
+struct planned {
+	const char *path;	/* the planner's, alive while this reads */
+	size_t root;
+};
+
 struct order {
 	struct tail *t;
+	const struct planned *p;	/* or the planned file to open */
 	char *stream;		/* files of one stream share it */
 	unsigned long long stamp;
 	int captured;		/* not of the plog family: read after */
@@ -248,7 +256,7 @@ struct history {
 	/* Files another follower planned (follower_add_planned), in the
 	 * plan's order: read in it, not sorted again (a reading thread's
 	 * share of --once's plan must keep its order). */
-	struct tail **planned;
+	struct planned *planned;
 	size_t nplanned;
 };
 
