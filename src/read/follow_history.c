@@ -67,7 +67,8 @@ static void place(struct follower *fw, struct order *o, const char *path)
 
 	logname_stream(ruleset_lognames(fw->rs), &key, path);
 	logname_parse(ruleset_lognames(fw->rs), path, &ln);
-	o->stream = sb_detach(&key);
+	o->stream = xstrndup(sb_str(&key), key.len);	/* not its room */
+	sb_free(&key);
 	o->stamp = ln.stamp;
 	/* An archive is read with the plog family: it holds plog members
 	 * as often as captured ones (follow_packed.c). */
@@ -221,15 +222,18 @@ static void stream_end(struct follower *fw)
 }
 
 /* A planned file's tail, at its turn: as if found before the start
- * (read from its start, its path not seen by this model again). */
+ * (read from its start, its path not seen by this model again).  Its
+ * path is the plan's (the planner's model keeps it until the readers
+ * end, and the incidents are adopted into that model): a reader's model
+ * of 200,000 files interns none of them. */
 static struct tail *planned_tail(struct follower *fw,
 				 const struct planned *p)
 {
 	int started = fw->started;
 
 	fw->started = 0;
-	struct tail *t = follow_add_tail(fw, p->path, p->root,
-					 follow_unwatched(fw, p->path));
+	struct tail *t = follow_add_tail_kept(fw, p->path, p->root,
+					      follow_unwatched(fw, p->path));
 	fw->started = started;
 	return t;
 }

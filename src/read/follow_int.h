@@ -111,6 +111,10 @@ struct reading {
 /* unwatched: its directory has no inotify watch (it is polled). */
 struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched);
+/* The same, for a path that stays alive as long as the tail without this
+ * model's interning it (a plan's, interned in the planner's model). */
+struct tail *follow_add_tail_kept(struct follower *fw, const char *path,
+				  size_t root, int unwatched);
 /* regular: the directory listing said it is a regular file.  Returns
  * its tail, or NULL (gone already). */
 struct tail *follow_file_seen(struct follower *fw, const char *path,

@@ -34,7 +34,14 @@ static int line_young(const struct follower *fw, const struct tail *t,
 struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched)
 {
-	struct tail *t = tail_new(model_intern(fw->m, path),
+	return follow_add_tail_kept(fw, model_intern(fw->m, path), root,
+				    unwatched);
+}
+
+struct tail *follow_add_tail_kept(struct follower *fw, const char *path,
+				  size_t root, int unwatched)
+{
+	struct tail *t = tail_new(path,
 				  file_kind_of(ruleset_lognames(fw->rs), path),
 				  fw->rs, fw->cl);
 
