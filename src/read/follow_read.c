@@ -62,7 +62,8 @@ struct tail *follow_add_tail_kept(struct follower *fw, const char *path,
 
 /* The follower's lists of tails: each tail knows by a flag of its own
  * whether it is on one, so adding is O(1) and happens once. */
-static void list_add(struct taillist *l, int *on, struct tail *t)
+static void list_add(struct taillist *l, unsigned char *on,
+		     struct tail *t)
 {
 	if (*on)
 		return;
@@ -74,7 +75,8 @@ static void list_add(struct taillist *l, int *on, struct tail *t)
 	l->v[l->n++] = t;
 }
 
-static void list_remove(struct taillist *l, int *on, struct tail *t)
+static void list_remove(struct taillist *l, unsigned char *on,
+			struct tail *t)
 {
 	if (!*on)
 		return;
