@@ -85,6 +85,10 @@ static struct path_host_cache resolve(struct model *m, const char *file)
 		r.host = path_host(m, file, &pm);
 		r.job = keep_job(m, pm.job);
 	}
+	/* Each file (an interned path, matched once) counts for its host,
+	 * as a host's report counts the files it read. */
+	if (c && r.host && r.host->files < (size_t)-1)
+		r.host->files++;
 	if (c)
 		*c = r;
 	return r;

@@ -17,11 +17,16 @@
 
 void follow_free_history(struct follower *fw)
 {
+	/* Files of one stream in a row share its key (share_keys). */
 	for (size_t i = 0; i < fw->hs.n; i++)
-		free(fw->hs.v[i].stream);
+		if (!i || fw->hs.v[i].stream != fw->hs.v[i - 1].stream)
+			free(fw->hs.v[i].stream);
 	free(fw->hs.v);
 	fw->hs.v = NULL;
 	fw->hs.n = fw->hs.pos = 0;
+	free(fw->hs.planned);
+	fw->hs.planned = NULL;
+	fw->hs.nplanned = 0;
 }
 
 void follow_history_forget(struct follower *fw, struct tail *t)
@@ -53,36 +58,67 @@ static int order_cmp(const void *a, const void *b)
  * one writer: see logname.h), each stream's files in the order of their
  * stamps, and every chain closed when a stream ends.
  * It is read in steps, so that a dashboard can show its progress. */
-void follower_start(struct follower *fw, unsigned long long now_ms)
+/* One file's place in the history: its stream, stamp and family. */
+static void place(struct follower *fw, struct order *o, const char *path)
 {
-	size_t n = 0;
-	struct order *v = xcalloc(fw->tt.n + 1, sizeof *v);
-	/* A share of a plan keeps the plan's order (follow_int.h). */
-	struct tail **src = fw->hs.nplanned ? fw->hs.planned : fw->tt.v;
-	size_t nsrc = fw->hs.nplanned ? fw->hs.nplanned : fw->tt.n;
+	struct stat sb;
+	struct strbuf key = STRBUF_INIT;
+	struct logname ln;
 
-	follow_skip_copies(fw);
-	for (size_t i = 0; i < nsrc && n < fw->tt.n; i++) {
-		struct tail *t = src[i];
-		struct stat sb;
-		struct strbuf key = STRBUF_INIT;
+	logname_stream(ruleset_lognames(fw->rs), &key, path);
+	logname_parse(ruleset_lognames(fw->rs), path, &ln);
+	o->stream = xstrndup(sb_str(&key), key.len);	/* not its room */
+	sb_free(&key);
+	o->stamp = ln.stamp;
+	/* An archive is read with the plog family: it holds plog members
+	 * as often as captured ones (follow_packed.c). */
+	o->captured = ln.kind != FILE_PLOG &&
+		      !codec_archive_name(path, strlen(path));
+	/* Only a dashboard shows progress: --once spares the stat. */
+	if (!fw->o.once && stat(path, &sb) == 0)
+		fw->hs.bytes += (unsigned long long)sb.st_size;
+}
+
+/* The files of one stream in a row share one copy of its key: a plan
+ * of 200,000 files keeps one key per stream. */
+static void share_keys(struct order *v, size_t n)
+{
+	for (size_t i = 1; i < n; i++)
+		if (strcmp(v[i].stream, v[i - 1].stream) == 0 &&
+		    v[i].stream != v[i - 1].stream) {
+			free(v[i].stream);
+			v[i].stream = v[i - 1].stream;
+		}
+}
+
+/* The files found, or (a share of a plan, follow_int.h) planned: those
+ * keep the plan's order, and get their tails at their turn. */
+static size_t gather(struct follower *fw, struct order **out)
+{
+	size_t n = 0, np = fw->hs.nplanned;
+	struct order *v = xcalloc((np ? np : fw->tt.n) + 1, sizeof *v);
+
+	for (size_t i = 0; i < np; i++, n++) {
+		v[n].p = &fw->hs.planned[i];
+		place(fw, &v[n], v[n].p->path);
+	}
+	for (size_t i = 0; !np && i < fw->tt.n; i++) {
+		struct tail *t = fw->tt.v[i];
 		if (t->skip_why)
 			continue;
-		struct logname ln;
-		logname_stream(ruleset_lognames(fw->rs), &key, t->path);
-		logname_parse(ruleset_lognames(fw->rs), t->path, &ln);
 		v[n].t = t;
-		v[n].stream = sb_detach(&key);
-		v[n].stamp = ln.stamp;
-		/* An archive is read with the plog family: it holds plog
-		 * members as often as captured ones (follow_packed.c). */
-		v[n].captured = ln.kind != FILE_PLOG &&
-				!codec_archive_name(t->path, strlen(t->path));
-		/* Only a dashboard shows progress: --once spares the stat. */
-		if (!fw->o.once && stat(t->path, &sb) == 0)
-			fw->hs.bytes += (unsigned long long)sb.st_size;
-		n++;
+		place(fw, &v[n++], t->path);
 	}
+	*out = v;
+	return n;
+}
+
+void follower_start(struct follower *fw, unsigned long long now_ms)
+{
+	struct order *v;
+
+	follow_skip_copies(fw);
+	size_t n = gather(fw, &v);
 	if (!fw->hs.nplanned) {
 		qsort(v, n, sizeof *v, order_cmp);
 		follow_group_copies(fw, v, n);
@@ -91,9 +127,6 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		for (size_t i = 0; i < n; i++)
 			model_path_seen(fw->m, v[i].t->path);
 	}
-	free(fw->hs.planned);
-	fw->hs.planned = NULL;
-	fw->hs.nplanned = 0;
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
 	follow_check_waiting(fw, now_ms);
@@ -101,6 +134,10 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	 * in the history's order, even under --since=now. */
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
+		if (!v[i].t) {		/* planned: no resume point */
+			v[k++] = v[i];
+			continue;
+		}
 		int resumed = follow_resume_tail(fw, v[i].t);
 		if (fw->o.skip_history && !resumed) {
 			tail_skip_to_end(v[i].t);
@@ -111,6 +148,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		v[k++] = v[i];
 	}
 	n = k;
+	share_keys(v, n);
 	fw->hs.v = v;
 	fw->hs.n = n;
 	fw->hs.pos = 0;
@@ -183,6 +221,23 @@ static void stream_end(struct follower *fw)
 		fw->o.on_stream_end(fw->o.ctx);
 }
 
+/* A planned file's tail, at its turn: as if found before the start
+ * (read from its start, its path not seen by this model again).  Its
+ * path is the plan's (the planner's model keeps it until the readers
+ * end, and the incidents are adopted into that model): a reader's model
+ * of 200,000 files interns none of them. */
+static struct tail *planned_tail(struct follower *fw,
+				 const struct planned *p)
+{
+	int started = fw->started;
+
+	fw->started = 0;
+	struct tail *t = follow_add_tail_kept(fw, p->path, p->root,
+					      follow_unwatched(fw, p->path));
+	fw->started = started;
+	return t;
+}
+
 int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
@@ -194,6 +249,10 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		if (fw->hs.pos > 0 &&
 		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
+		if (o->p) {
+			o->t = planned_tail(fw, o->p);
+			o->p = NULL;
+		}
 		if (o->t) {
 			struct tail *t = o->t;
 			t->in_history = 0;
@@ -206,6 +265,8 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			if (fw->hs.v[fw->hs.pos].t) {
 				feeder_flush(t->feeder);
 				feeder_trim(t->feeder);
+				if (follow_let_go(fw, t))
+					fw->hs.v[fw->hs.pos].t = NULL;
 			}
 		}
 		fw->hs.pos++;

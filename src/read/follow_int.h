@@ -50,6 +50,9 @@ struct tailtab {
 struct tail *tailtab_find(const struct tailtab *tt, const char *path);
 void tailtab_insert(struct tailtab *tt, struct tail *t);
 void tailtab_remove(struct tailtab *tt, struct tail *t);
+/* Frees the tails marked let_go, the others keeping their order
+ * (follower_flush gives what they hold back in it). */
+void tailtab_sweep(struct tailtab *tt);
 /* Frees the table and every tail in it. */
 void tailtab_free(struct tailtab *tt);
 struct follower;
@@ -102,11 +105,16 @@ struct reading {
 	int stdin_flags;	/* as they were, restored at the end */
 	/* Told of a tail about to be freed (the history forgets it). */
 	void (*on_drop)(struct follower *fw, struct tail *t);
+	size_t nlet_go;		/* tails marked let_go, not yet swept */
 };
 
 /* unwatched: its directory has no inotify watch (it is polled). */
 struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched);
+/* The same, for a path that stays alive as long as the tail without this
+ * model's interning it (a plan's, interned in the planner's model). */
+struct tail *follow_add_tail_kept(struct follower *fw, const char *path,
+				  size_t root, int unwatched);
 /* regular: the directory listing said it is a regular file.  Returns
  * its tail, or NULL (gone already). */
 struct tail *follow_file_seen(struct follower *fw, const char *path,
@@ -115,6 +123,10 @@ struct tail *follow_file_seen(struct follower *fw, const char *path,
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now);
 void follow_drop_tail(struct follower *fw, struct tail *t);
+/* --once: a file read to its end, holding nothing back, is never read
+ * again: its tail and buffers go (swept in batches).  Its path stays
+ * interned: incidents and open chains point at it.  Returns 1 if so. */
+int follow_let_go(struct follower *fw, struct tail *t);
 void follow_mark_dirty(struct follower *fw, struct tail *t);
 void follow_read_dirty(struct follower *fw, unsigned long long now);
 void follow_read_backlog(struct follower *fw, unsigned long long now);
@@ -226,8 +238,16 @@ int follow_polling(const struct follower *fw);
 
 /* ---- follow_history.c ---- */
 
+/* A planned file's tail is made at its turn (path, root): a share of a
+ * plan of 200,000 files holds no tail for those not being read. */
+struct planned {
+	const char *path;	/* the planner's, alive while this reads */
+	size_t root;
+};
+
 struct order {
 	struct tail *t;
+	const struct planned *p;	/* or the planned file to open */
 	char *stream;		/* files of one stream share it */
 	unsigned long long stamp;
 	int captured;		/* not of the plog family: read after */
@@ -240,7 +260,7 @@ struct history {
 	/* Files another follower planned (follower_add_planned), in the
 	 * plan's order: read in it, not sorted again (a reading thread's
 	 * share of --once's plan must keep its order). */
-	struct tail **planned;
+	struct planned *planned;
 	size_t nplanned;
 };
 

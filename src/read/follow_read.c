@@ -34,7 +34,14 @@ static int line_young(const struct follower *fw, const struct tail *t,
 struct tail *follow_add_tail(struct follower *fw, const char *path,
 			     size_t root, int unwatched)
 {
-	struct tail *t = tail_new(model_intern(fw->m, path),
+	return follow_add_tail_kept(fw, model_intern(fw->m, path), root,
+				    unwatched);
+}
+
+struct tail *follow_add_tail_kept(struct follower *fw, const char *path,
+				  size_t root, int unwatched)
+{
+	struct tail *t = tail_new(path,
 				  file_kind_of(ruleset_lognames(fw->rs), path),
 				  fw->rs, fw->cl);
 
@@ -55,7 +62,8 @@ struct tail *follow_add_tail(struct follower *fw, const char *path,
 
 /* The follower's lists of tails: each tail knows by a flag of its own
  * whether it is on one, so adding is O(1) and happens once. */
-static void list_add(struct taillist *l, int *on, struct tail *t)
+static void list_add(struct taillist *l, unsigned char *on,
+		     struct tail *t)
 {
 	if (*on)
 		return;
@@ -67,7 +75,8 @@ static void list_add(struct taillist *l, int *on, struct tail *t)
 	l->v[l->n++] = t;
 }
 
-static void list_remove(struct taillist *l, int *on, struct tail *t)
+static void list_remove(struct taillist *l, unsigned char *on,
+			struct tail *t)
 {
 	if (!*on)
 		return;
@@ -134,6 +143,24 @@ void follow_drop_tail(struct follower *fw, struct tail *t)
 	model_release_path(fw->m, t->path);
 	tail_free(t);
 	fw->generation++;
+}
+
+/* Swept this many at a time: a sweep walks every tail. */
+#define LET_GO_BATCH 4096
+
+int follow_let_go(struct follower *fw, struct tail *t)
+{
+	if (!fw->o.once || fw->o.resume_for || t->let_go || t->more ||
+	    t->pk || t->packed || t->skip_why || t == fw->rd.stdin_tail ||
+	    t->in_dirty || t->in_pending || t->in_backlog ||
+	    follow_holding(t))
+		return 0;
+	t->let_go = 1;
+	if (++fw->rd.nlet_go >= LET_GO_BATCH) {
+		tailtab_sweep(&fw->tt);
+		fw->rd.nlet_go = 0;
+	}
+	return 1;
 }
 
 static void skip_tail(struct follower *fw, struct tail *t)

@@ -38,15 +38,12 @@ static char *clean_path(const char *path)
 void follower_add_planned(struct follower *fw, const char *path,
 			  size_t root)
 {
-	if (tailtab_find(&fw->tt, path))
-		return;
-	follow_add_tail(fw, path, root, follow_unwatched(fw, path));
-	struct tail *t = tailtab_find(&fw->tt, path);
-	if (!t)
-		return;
-	fw->hs.planned = xrealloc(fw->hs.planned, (fw->hs.nplanned + 1) *
-				  sizeof *fw->hs.planned);
-	fw->hs.planned[fw->hs.nplanned++] = t;
+	/* A plan names each file once (the planner's tails). */
+	if (fw->hs.nplanned % 1024 == 0)
+		fw->hs.planned = xrealloc(fw->hs.planned,
+					  (fw->hs.nplanned + 1024) *
+					  sizeof *fw->hs.planned);
+	fw->hs.planned[fw->hs.nplanned++] = (struct planned){ path, root };
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,

@@ -54,6 +54,30 @@ void tailtab_remove(struct tailtab *tt, struct tail *t)
 	tt->v[t->slot]->slot = t->slot;
 }
 
+void tailtab_sweep(struct tailtab *tt)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < tt->n; i++) {
+		struct tail *t = tt->v[i];
+		if (!t->let_go) {
+			t->slot = k;
+			tt->v[k++] = t;
+			continue;
+		}
+		struct tailnode **pp = &tt->bucket[hash_path(t->path)];
+		while (*pp && (*pp)->t != t)
+			pp = &(*pp)->next;
+		if (*pp) {
+			struct tailnode *dead = *pp;
+			*pp = dead->next;
+			free(dead);
+		}
+		tail_free(t);
+	}
+	tt->n = k;
+}
+
 void tailtab_free(struct tailtab *tt)
 {
 	for (size_t i = 0; i < TAIL_BUCKETS; i++) {

@@ -34,19 +34,20 @@ struct tail {
 	 * a line written for ever (a progress bar that redraws itself with
 	 * \r) must not hold the chains of its file for ever. */
 	unsigned long long partial_since_ms;
-	int stdin_eof;
-	int in_history;		/* waiting for its turn in the history */
-	int unwatched;		/* its directory is polled, not watched */
+	unsigned char stdin_eof;
+	unsigned char in_history; /* waiting for its turn in the history */
+	unsigned char unwatched; /* its directory is polled, not watched */
+	unsigned char more; /* the last read stopped at its budget */
+	unsigned char in_backlog; /* listed in the follower's backlog */
+	unsigned char in_dirty, in_pending; /* and in its other lists */
+	unsigned char let_go; /* --once: read, to be freed (follow_let_go) */
 	size_t root;		/* index of the root it was found under */
 	const char *skip_why;	/* not read, and why (NULL: read) */
-	int counted;		/* counted as read from its root */
 	unsigned long truncated_seen;	/* of ls.truncated, in the stats */
-	int more;		/* the last read stopped at its budget */
-	int in_backlog;		/* listed in the follower's backlog */
-	int in_dirty, in_pending;	/* and in its other lists */
 	size_t slot;		/* its index in the follower's tails */
 	/* --once: its size when its directory was listed, for the plan. */
-	int scan_sized;
+	unsigned char scan_sized;
+	unsigned char counted; /* counted as read from its root */
 	unsigned long long scan_size;
 	/* Resume points: the identity last taken of it (fileid.h), NULL
 	 * until one is. */
@@ -64,7 +65,7 @@ struct tail {
 	/* Its lines read when the history ended (--exec's). */
 	unsigned long history_lines;
 	/* --once: a chain held for the next run starts here (held set). */
-	int held;
+	unsigned char held;
 	/* How long the file had not been written to (its mtime) when it
 	 * was last read, in ms: a line without its newline in a file idle
 	 * that long is finished, not being written. */
@@ -76,7 +77,7 @@ struct tail {
 	 * packed, what they said; at_start, found before the follower
 	 * started; packed_done, read whole (never again: such a file is
 	 * finished); pk, the reading under way, freed by pk_free. */
-	int may_pack, at_start, packed_done;
+	unsigned char may_pack, at_start, packed_done;
 	enum packed packed;
 	void *pk;
 	void (*pk_free)(void *pk);
