@@ -39,7 +39,8 @@ void tailtab_insert(struct tailtab *tt, struct tail *t)
 	tt->v[tt->n++] = t;
 }
 
-void tailtab_remove(struct tailtab *tt, struct tail *t)
+/* Takes t out of its bucket (its slot in v is the caller's). */
+static void unlink_node(struct tailtab *tt, const struct tail *t)
 {
 	struct tailnode **pp = &tt->bucket[hash_path(t->path)];
 
@@ -50,6 +51,11 @@ void tailtab_remove(struct tailtab *tt, struct tail *t)
 		*pp = dead->next;
 		free(dead);
 	}
+}
+
+void tailtab_remove(struct tailtab *tt, struct tail *t)
+{
+	unlink_node(tt, t);
 	tt->v[t->slot] = tt->v[--tt->n];
 	tt->v[t->slot]->slot = t->slot;
 }
@@ -65,14 +71,7 @@ void tailtab_sweep(struct tailtab *tt)
 			tt->v[k++] = t;
 			continue;
 		}
-		struct tailnode **pp = &tt->bucket[hash_path(t->path)];
-		while (*pp && (*pp)->t != t)
-			pp = &(*pp)->next;
-		if (*pp) {
-			struct tailnode *dead = *pp;
-			*pp = dead->next;
-			free(dead);
-		}
+		unlink_node(tt, t);
 		tail_free(t);
 	}
 	tt->n = k;
