@@ -81,14 +81,15 @@ static size_t host_fields(struct dash *d, struct strbuf *f)
 }
 
 /* Files followed here and by the hosts that are up (their cursor lines
- * say it): with only HOST:PATH roots, the hosts' files. */
+ * say it): with only HOST:PATH roots, the hosts' files.  A host a path
+ * named was read here: its files are already among this machine's. */
 static size_t files_read(const struct dash *d)
 {
 	const struct model *m = d->m;
 	size_t n = d->st->files;
 
 	for (size_t i = 0; i < m->nhosts; i++)
-		if (m->hosts[i]->state == HOST_UP)
+		if (m->hosts[i]->state == HOST_UP && !m->hosts[i]->origin)
 			n += m->hosts[i]->files;
 	return n;
 }

@@ -234,7 +234,8 @@ static void host_status(const struct dash *d, const struct host_row *r,
 			ee1001, r->nprocs, last);
 	}
 	sb_addc(out, '\n');
-	if (h && h->files) {
+	/* A path's host: its lines are this machine's (read here). */
+	if (h && h->files && !h->origin) {
 		sb_addf(out, _(L_HOST_READ), h->files, h->lines);
 		sb_addc(out, '\n');
 	}
