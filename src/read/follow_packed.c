@@ -248,7 +248,8 @@ static int archive_step(struct follower *fw, struct tail *t,
 			return 1;
 		member_start(fw, t, pr, name);
 	}
-	ssize_t n = tarread_data(pr->tr, fw->buf, READ_BUF, err);
+	const char *data;
+	ssize_t n = tarread_data(pr->tr, &data, err);
 	if (n < 0)
 		return -1;
 	if (n == 0) {
@@ -262,7 +263,7 @@ static int archive_step(struct follower *fw, struct tail *t,
 		return -1;
 	}
 	if (pr->member)
-		feed(fw, pr, pr->member, fw->buf, take, now);
+		feed(fw, pr, pr->member, data, take, now);
 	return 1;
 }
 

@@ -13,12 +13,22 @@
 
 #include "codec.h"
 #include "i18n.h"
+#include "readahead.h"
 #include "tarread.h"
 #include "xalloc.h"
+
+/* Decompressed bytes are handed over in records of this size, from a ring
+ * of RING of them (1 MiB in all), made ahead on a thread (readahead.h). */
+#define CHUNK (256 * 1024)
+#define RING 4
 
 struct tarread {
 	struct codec_archive api;
 	int fd;
+	struct readahead *ra;
+	int in_member;		/* the producer is inside a member's data */
+	int taken;		/* the reader holds the record peek gave */
+	struct strbuf name;	/* the member tarread_next gave */
 #ifdef HAVE_LIBARCHIVE
 	struct archive *a;
 #endif
@@ -60,6 +70,10 @@ static int start(struct tarread *tr)
 }
 #endif
 
+#ifdef HAVE_LIBARCHIVE
+static void produce(void *ctx, struct ra_record *r, size_t chunk);
+#endif
+
 struct tarread *tarread_open(int fd, const char **why)
 {
 	struct tarread *tr = xcalloc(1, sizeof *tr);
@@ -75,47 +89,111 @@ struct tarread *tarread_open(int fd, const char **why)
 		tarread_close(tr);
 		return NULL;
 	}
+	tr->ra = readahead_start(produce, tr, RING, CHUNK, readahead_wanted());
 #endif
 	return tr;
 }
 
-int tarread_next(struct tarread *tr, const char **name, struct strbuf *err)
-{
 #ifdef HAVE_LIBARCHIVE
+/* The producer (on the read-ahead thread): one record of the archive. */
+static void produce(void *ctx, struct ra_record *r, size_t chunk)
+{
+	struct tarread *tr = ctx;
+
+	if (tr->in_member) {
+		la_ssize_t got = ((ar_data_fn)tr->api.read_data)(tr->a, r->buf, chunk);
+		if (got < 0) {
+			r->kind = RA_ERROR;
+			say_error(tr, &r->text);
+		} else if (got == 0) {
+			r->kind = RA_MEMBER_END;
+			tr->in_member = 0;
+		} else {
+			r->kind = RA_DATA;
+			r->len = (size_t)got;
+		}
+		return;
+	}
 	struct archive_entry *e;
 	int rc = ((ar_next_fn)tr->api.next_header)(tr->a, &e);
-
-	if (rc == ARCHIVE_EOF)
-		return 0;
-	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-		say_error(tr, err);
-		return -1;
+	if (rc == ARCHIVE_EOF) {
+		r->kind = RA_END;
+		return;
 	}
-	*name = ((ae_name_fn)tr->api.entry_pathname)(e);
-	if (!*name)
-		*name = "?";
+	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+		r->kind = RA_ERROR;
+		say_error(tr, &r->text);
+		return;
+	}
+	const char *name = ((ae_name_fn)tr->api.entry_pathname)(e);
+	sb_adds(&r->text, name ? name : "?");
 	/* Directories, links and devices hold no lines. */
-	return ((ae_type_fn)tr->api.entry_filetype)(e) == AE_IFREG ? 1 : 2;
-#else
-	(void)tr, (void)name, (void)err;
-	return 0;
+	if (((ae_type_fn)tr->api.entry_filetype)(e) != AE_IFREG) {
+		r->kind = RA_OTHER;
+		return;
+	}
+	r->kind = RA_MEMBER;
+	tr->in_member = 1;
+}
 #endif
+
+/* The next record, the one the reader held going back to the ring. */
+static struct ra_record *next_record(struct tarread *tr)
+{
+	if (tr->taken)
+		readahead_pop(tr->ra);
+	tr->taken = 0;
+	return readahead_peek(tr->ra);
 }
 
-ssize_t tarread_data(struct tarread *tr, char *buf, size_t n,
-		     struct strbuf *err)
+int tarread_next(struct tarread *tr, const char **name, struct strbuf *err)
 {
-#ifdef HAVE_LIBARCHIVE
-	la_ssize_t got = ((ar_data_fn)tr->api.read_data)(tr->a, buf, n);
-	if (got < 0) {
-		say_error(tr, err);
-		return -1;
+	if (!tr->ra)
+		return 0;
+	for (;;) {
+		struct ra_record *r = next_record(tr);
+		switch (r->kind) {
+		case RA_DATA:
+		case RA_MEMBER_END:
+			/* The rest of a member the reader left. */
+			tr->taken = 1;
+			continue;
+		case RA_MEMBER:
+		case RA_OTHER:
+			sb_reset(&tr->name);
+			sb_add(&tr->name, r->text.buf, r->text.len);
+			*name = sb_str(&tr->name);
+			tr->taken = 1;
+			return r->kind == RA_MEMBER ? 1 : 2;
+		case RA_END:
+			return 0;
+		case RA_ERROR:
+			sb_add(err, r->text.buf, r->text.len);
+			return -1;
+		}
 	}
-	return (ssize_t)got;
-#else
-	(void)tr, (void)buf, (void)n, (void)err;
-	return 0;
-#endif
+}
+
+ssize_t tarread_data(struct tarread *tr, const char **buf, struct strbuf *err)
+{
+	if (!tr->ra)
+		return 0;
+	struct ra_record *r = next_record(tr);
+	switch (r->kind) {
+	case RA_DATA:
+		*buf = r->buf;
+		tr->taken = 1;
+		return (ssize_t)r->len;
+	case RA_MEMBER_END:
+		tr->taken = 1;
+		return 0;
+	case RA_ERROR:
+		sb_add(err, r->text.buf, r->text.len);
+		return -1;
+	default:
+		/* Past the member's end: the next one is tarread_next's. */
+		return 0;
+	}
 }
 
 void tarread_close(struct tarread *tr)
@@ -123,9 +201,12 @@ void tarread_close(struct tarread *tr)
 	if (!tr)
 		return;
 #ifdef HAVE_LIBARCHIVE
+	/* The producer first: it is the one using the archive. */
+	readahead_stop(tr->ra);
 	if (tr->a)
 		((ar_a_fn)tr->api.read_free)(tr->a);
 #endif
+	sb_free(&tr->name);
 	close(tr->fd);
 	free(tr);
 }

@@ -55,8 +55,7 @@ static void read_stream(enum packed kind, const uint8_t *data, size_t size)
 
 static void read_archive(const uint8_t *data, size_t size)
 {
-	static char buf[64 * 1024];
-	const char *why = NULL, *name;
+	const char *why = NULL, *name, *bytes;
 	struct tarread *tr = tarread_open(as_file(data, size), &why);
 	struct strbuf err = STRBUF_INIT;
 	struct bound b;
@@ -70,7 +69,8 @@ static void read_archive(const uint8_t *data, size_t size)
 		if (rc == 2)
 			continue;	/* no data */
 		ssize_t n;
-		while ((n = tarread_data(tr, buf, sizeof buf, &err)) > 0) {
+		while ((n = tarread_data(tr, &bytes, &err)) > 0) {
+			FUZZ_ASSERT(bytes != NULL);
 			size_t take = (size_t)n;
 			if (bound_take(&b, &take) < 0)
 				break;
