@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #ifdef HAVE_ZLIB
@@ -19,9 +20,16 @@
 
 #include "decompress.h"
 #include "i18n.h"
+#include "readahead.h"
 #include "xalloc.h"
 
 #define IN_BUF (64 * 1024)
+/* A file this large (compressed) is decompressed ahead on a thread of its
+ * own (readahead.h), in records of AHEAD_CHUNK from a ring of AHEAD_RING;
+ * a smaller one is over before a thread would pay for itself. */
+#define AHEAD_MIN (4 << 20)
+#define AHEAD_CHUNK (256 * 1024)
+#define AHEAD_RING 4
 /* xz's decoder may take this much (xz -9 needs 65 MiB); zstd's window
  * at most 2^27 (its default bound): a made file asking more is refused
  * by the library, not given the memory. */
@@ -87,6 +95,7 @@ struct dstream {
 	int open;		/* inside a member or frame */
 	int done;		/* xz: its last stream ended */
 	unsigned char in[IN_BUF];
+	struct readahead *ra;	/* NULL: decoded on the reader's call */
 	union {
 		struct codec_zlib z;
 		struct codec_lzma x;
@@ -291,6 +300,8 @@ static ssize_t zst_read(struct dstream *d, char *buf, size_t n,
 }
 #endif
 
+static void produce(void *ctx, struct ra_record *r, size_t chunk);
+
 struct dstream *dstream_open(enum packed kind, int fd, const char **why)
 {
 	struct dstream *d = xcalloc(1, sizeof *d);
@@ -319,11 +330,14 @@ struct dstream *dstream_open(enum packed kind, int fd, const char **why)
 		free(d);
 		return NULL;
 	}
+	struct stat st;
+	if (readahead_wanted() && fstat(fd, &st) == 0 && st.st_size >= AHEAD_MIN)
+		d->ra = readahead_start(produce, d, AHEAD_RING, AHEAD_CHUNK, 1);
 	return d;
 }
 
-ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
-		     struct strbuf *err)
+static ssize_t decode(struct dstream *d, char *buf, size_t n,
+		      struct strbuf *err)
 {
 	switch (d->kind) {
 #ifdef HAVE_ZLIB
@@ -341,10 +355,41 @@ ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
 	return 0;
 }
 
+/* The producer (on the read-ahead thread): one record of the stream. */
+static void produce(void *ctx, struct ra_record *r, size_t chunk)
+{
+	ssize_t n = decode(ctx, r->buf, chunk, &r->text);
+
+	r->kind = n < 0 ? RA_ERROR : n == 0 ? RA_END : RA_DATA;
+	r->len = n > 0 ? (size_t)n : 0;
+}
+
+ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
+		     struct strbuf *err)
+{
+	if (!d->ra)
+		return decode(d, buf, n, err);
+	struct ra_record *r = readahead_peek(d->ra);
+	if (r->kind == RA_END)
+		return 0;
+	if (r->kind == RA_ERROR) {
+		sb_add(err, r->text.buf, r->text.len);
+		return -1;
+	}
+	size_t k = r->len - r->off < n ? r->len - r->off : n;
+	memcpy(buf, r->buf + r->off, k);
+	r->off += k;
+	if (r->off == r->len)
+		readahead_pop(d->ra);
+	return (ssize_t)k;
+}
+
 void dstream_close(struct dstream *d)
 {
 	if (!d)
 		return;
+	/* The producer first: it is the one using the decoder. */
+	readahead_stop(d->ra);
 	switch (d->kind) {
 #ifdef HAVE_ZLIB
 	case PACK_GZ: ((int (*)(z_streamp))d->api.z.inflateEnd)(&d->zs); break;
