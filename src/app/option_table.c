@@ -83,7 +83,8 @@ static const char *const help_tail[] = {
 	   "                      themes readable on the background: COLORFGBG, and\n"
 	   "                      remembers the choice in XDG_RUNTIME_DIR)\n"),
 	N_("  PLOGTOP_THREADS     --once: threads that read (default: one per\n"
-	   "                      processor, at most 4, from 64 MiB of logs; 1: one)\n"),
+	   "                      processor, at most 4, from 64 MiB of logs; 1: one,\n"
+	   "                      and none decompressing an archive ahead)\n"),
 	N_("  NO_COLOR            when not empty, no colour with --color=auto\n"),
 	N_("  TERM                the terminal type (dumb: no colour)\n"),
 	N_("  PAGER               the dashboard's o key (default less)\n"),
