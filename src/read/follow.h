@@ -104,6 +104,9 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 /* After follower_start: the history's files in reading order (the caller
  * frees the array).  Returns how many. */
 size_t follower_plan(const struct follower *fw, struct plan_file **out);
+/* What the plan holds, without making it: its streams and bytes. */
+void follower_plan_totals(const struct follower *fw, size_t *nstreams,
+			  unsigned long long *bytes);
 /* Adds a file another follower planned (no look at its directory). */
 void follower_add_planned(struct follower *fw, const char *path,
 			  size_t root);

@@ -56,7 +56,7 @@ static int join_streams(struct follower *fw, const struct order *v,
 	int joined = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *p = v[i].t->path, *b = strrchr(p, '/');
+		const char *p = order_path(&v[i]), *b = strrchr(p, '/');
 		b = b ? b + 1 : p;
 		nm[i] = (struct shared_name){ b, strlen(b) - codec_suffix(b), p,
 					      stream_of[i], i };
@@ -102,10 +102,13 @@ static int size_cmp(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-static unsigned long long file_bytes(const struct tail *t)
+static unsigned long long file_bytes(const struct order *o)
 {
+	const struct tail *t = o->t;
 	struct stat sb;
 
+	if (!t)
+		return o->p->size;	/* listed, with its size */
 	if (t->scan_sized)
 		return t->scan_size;
 	return stat(t->path, &sb) == 0 ? (unsigned long long)sb.st_size : 0;
@@ -138,8 +141,8 @@ static void regroup(const struct model *m, struct order *v, size_t n,
 		if (!count[s]++)
 			ss[s] = (struct stream_size){
 				s, i, 0, 0,
-				model_path_names_host(m, v[i].t->path) };
-		unsigned long long b = file_bytes(v[i].t);
+				model_path_names_host(m, order_path(&v[i])) };
+		unsigned long long b = file_bytes(&v[i]);
 		ss[s].bytes += b;
 		if (shared[i])
 			ss[s].shared += b;
@@ -187,8 +190,8 @@ void follow_group_copies(struct follower *fw, struct order *v, size_t n)
 		if (i && strcmp(v[i].stream, v[i - 1].stream) != 0)
 			nstreams++;
 		stream_of[i] = nstreams;
-		archive |= codec_archive_name(v[i].t->path,
-					      strlen(v[i].t->path));
+		archive |= codec_archive_name(order_path(&v[i]),
+					      strlen(order_path(&v[i])));
 	}
 	if (n)
 		nstreams++;

@@ -99,6 +99,9 @@ struct tail *follow_seen_file(struct follower *fw, const char *path,
 			      size_t root, int regular,
 			      unsigned long long now)
 {
+	/* A file named alone that a tree's listing holds is read once. */
+	if (!regular && follow_listed(fw, path))
+		return NULL;
 	int unwatched = !tailtab_find(&fw->tt, path) &&
 			follow_unwatched(fw, path);
 
@@ -288,6 +291,15 @@ void follow_scan_dir(struct follower *fw, struct dir *d,
 		if (type == DT_DIR) {
 			if (tree)
 				follow_add_dir(fw, p.buf, root, now, depth + 1);
+		} else if (tree && type == DT_REG &&
+			   follow_may_list(fw, de->d_name) &&
+			   !tailtab_find(&fw->tt, p.buf) &&
+			   fstatat(dirfd(dp), de->d_name, &sb,
+				   AT_SYMLINK_NOFOLLOW) == 0 &&
+			   S_ISREG(sb.st_mode)) {
+			/* --once: a path and a size, the tail at its turn. */
+			follow_list_file(fw, p.buf, root,
+					 (unsigned long long)sb.st_size);
 		} else if (tree || follow_is_named(fw, p.buf)) {
 			struct tail *t = follow_seen_file(fw, p.buf, root,
 						   type == DT_REG, now);

@@ -10,6 +10,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codec.h"
 #include "follow_int.h"
 #include "rules.h"
 #include "logname.h"
@@ -27,6 +28,70 @@ void follow_free_history(struct follower *fw)
 	free(fw->hs.planned);
 	fw->hs.planned = NULL;
 	fw->hs.nplanned = 0;
+	for (size_t i = 0; i < fw->hs.nlisted; i++)
+		free((char *)fw->hs.listed[i].path);
+	free(fw->hs.listed);
+	fw->hs.listed = NULL;
+	fw->hs.nlisted = fw->hs.caplisted = 0;
+}
+
+/* --once keeps a path and a size per file until its turn, not a tail:
+ * a tree of 200,000 files is listed in a few MiB.  A compressed copy
+ * (X.gz beside X, follow_skip_copies) and an archive keep their tails,
+ * which the start's checks look at. */
+int follow_may_list(const struct follower *fw, const char *name)
+{
+	return fw->o.once && !fw->started && !fw->o.resume_for &&
+	       !fw->o.skip_history && !fw->hs.nplanned &&
+	       !codec_suffix(name) && !codec_archive_name(name, strlen(name));
+}
+
+void follow_list_file(struct follower *fw, const char *path, size_t root,
+		      unsigned long long size)
+{
+	struct history *hs = &fw->hs;
+
+	if (hs->nlisted == hs->caplisted) {
+		hs->caplisted = hs->caplisted ? hs->caplisted * 2 : 256;
+		hs->listed = xrealloc(hs->listed,
+				      hs->caplisted * sizeof *hs->listed);
+	}
+	hs->listed[hs->nlisted++] = (struct planned){ xstrdup(path), root,
+						      size };
+}
+
+int follow_listed(const struct follower *fw, const char *path)
+{
+	if (fw->started)
+		return 0;
+	for (size_t i = 0; i < fw->hs.nlisted; i++)
+		if (strcmp(fw->hs.listed[i].path, path) == 0)
+			return 1;
+	return 0;
+}
+
+/* The listed files as tails, as a listing without follow_list_file
+ * would have made them: a compressed file's copy beside it may be one
+ * (follow_skip_copies looks at the tails). */
+static void tails_for_listed(struct follower *fw)
+{
+	int packed = 0;
+
+	for (size_t i = 0; i < fw->tt.n && !packed; i++)
+		packed = codec_suffix(fw->tt.v[i]->path) != 0;
+	if (!packed || !fw->hs.nlisted)
+		return;
+	for (size_t i = 0; i < fw->hs.nlisted; i++) {
+		const struct planned *p = &fw->hs.listed[i];
+		struct tail *t = follow_add_tail(fw, p->path, p->root,
+						 follow_unwatched(fw, p->path));
+		t->scan_sized = 1;
+		t->scan_size = p->size;
+		free((char *)p->path);
+	}
+	free(fw->hs.listed);
+	fw->hs.listed = NULL;
+	fw->hs.nlisted = fw->hs.caplisted = 0;
 }
 
 void follow_history_forget(struct follower *fw, struct tail *t)
@@ -50,7 +115,7 @@ static int order_cmp(const void *a, const void *b)
 		return c;
 	if (x->stamp != y->stamp)
 		return x->stamp < y->stamp ? -1 : 1;
-	return strcmp(x->t->path, y->t->path);
+	return strcmp(order_path(x), order_path(y));
 }
 
 /* The history is read in one order whatever the mode: the plog family's
@@ -96,7 +161,8 @@ static void share_keys(struct order *v, size_t n)
 static size_t gather(struct follower *fw, struct order **out)
 {
 	size_t n = 0, np = fw->hs.nplanned;
-	struct order *v = xcalloc((np ? np : fw->tt.n) + 1, sizeof *v);
+	struct order *v = xcalloc((np ? np : fw->tt.n + fw->hs.nlisted) + 1,
+				  sizeof *v);
 
 	for (size_t i = 0; i < np; i++, n++) {
 		v[n].p = &fw->hs.planned[i];
@@ -109,6 +175,10 @@ static size_t gather(struct follower *fw, struct order **out)
 		v[n].t = t;
 		place(fw, &v[n++], t->path);
 	}
+	for (size_t i = 0; !np && i < fw->hs.nlisted; i++, n++) {
+		v[n].p = &fw->hs.listed[i];
+		place(fw, &v[n], v[n].p->path);
+	}
 	*out = v;
 	return n;
 }
@@ -117,6 +187,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 {
 	struct order *v;
 
+	tails_for_listed(fw);
 	follow_skip_copies(fw);
 	size_t n = gather(fw, &v);
 	if (!fw->hs.nplanned) {
@@ -125,7 +196,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		/* Pods named by their paths are listed in the plan's order,
 		 * the same in every run, with or without incidents. */
 		for (size_t i = 0; i < n; i++)
-			model_path_seen(fw->m, v[i].t->path);
+			model_path_seen(fw->m, order_path(&v[i]));
 	}
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
@@ -134,7 +205,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	 * in the history's order, even under --since=now. */
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i].t) {		/* planned: no resume point */
+		if (!v[i].t) {	/* planned or listed: no resume point */
 			v[k++] = v[i];
 			continue;
 		}
@@ -219,6 +290,14 @@ static void stream_end(struct follower *fw)
 		classifier_flush_but(fw->cl, still_written, fw);
 	if (fw->o.on_stream_end)
 		fw->o.on_stream_end(fw->o.ctx);
+	/* --once: the stream's chains are closed, and the paths of its
+	 * files let go (released at their turn's end) go, with the tails
+	 * that still name them. */
+	if (fw->o.once && !fw->o.resume_for && fw->rd.nlet_go) {
+		tailtab_sweep(&fw->tt);
+		fw->rd.nlet_go = 0;
+		model_reap_released_paths(fw->m);
+	}
 }
 
 /* A planned file's tail, at its turn: as if found before the start
@@ -238,6 +317,24 @@ static struct tail *planned_tail(struct follower *fw,
 	return t;
 }
 
+/* A listed file's tail, at its turn: as if it had been made when it was
+ * listed (its host counted then, model_path_seen). */
+static struct tail *listed_tail(struct follower *fw, struct planned *p)
+{
+	int started = fw->started;
+
+	fw->started = 0;
+	struct tail *t = follow_add_tail(fw, p->path, p->root,
+					 follow_unwatched(fw, p->path));
+	fw->started = started;
+	t->scan_sized = 1;
+	t->scan_size = p->size;
+	model_path_seen_again(fw->m, t->path);
+	free((char *)p->path);
+	p->path = NULL;
+	return t;
+}
+
 int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
@@ -250,7 +347,8 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
 		if (o->p) {
-			o->t = planned_tail(fw, o->p);
+			o->t = fw->hs.nplanned ? planned_tail(fw, o->p)
+				: listed_tail(fw, (struct planned *)o->p);
 			o->p = NULL;
 		}
 		if (o->t) {
@@ -265,8 +363,13 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			if (fw->hs.v[fw->hs.pos].t) {
 				feeder_flush(t->feeder);
 				feeder_trim(t->feeder);
-				if (follow_let_go(fw, t))
+				if (follow_let_go(fw, t)) {
 					fw->hs.v[fw->hs.pos].t = NULL;
+					/* Its tail's hold on its path (the
+					 * model frees it at the stream's
+					 * end, once nothing holds it). */
+					model_release_path(fw->m, t->path);
+				}
 			}
 		}
 		fw->hs.pos++;
@@ -289,6 +392,14 @@ size_t follower_plan(const struct follower *fw, struct plan_file **out)
 		struct stat sb;
 		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
 			stream++;
+		if (!o->t) {	/* listed: the readers need its path */
+			v[i] = (struct plan_file){
+				model_intern(fw->m, o->p->path), o->p->root,
+				stream, o->p->size };
+			/* Counted for its host when listed. */
+			model_path_seen_again(fw->m, v[i].path);
+			continue;
+		}
 		v[i].path = o->t->path;
 		v[i].root = o->t->root;
 		v[i].stream = stream;
@@ -298,6 +409,32 @@ size_t follower_plan(const struct follower *fw, struct plan_file **out)
 	}
 	*out = v;
 	return fw->hs.n;
+}
+
+/* An order's size, as follower_plan gives it. */
+static unsigned long long planned_size(const struct order *o)
+{
+	struct stat sb;
+
+	if (!o->t)
+		return o->p->size;
+	if (o->t->scan_sized)
+		return o->t->scan_size;
+	return stat(o->t->path, &sb) == 0 ? (unsigned long long)sb.st_size
+					  : 0;
+}
+
+void follower_plan_totals(const struct follower *fw, size_t *nstreams,
+			  unsigned long long *bytes)
+{
+	*nstreams = 0;
+	*bytes = 0;
+	for (size_t i = 0; i < fw->hs.n; i++) {
+		const struct order *o = &fw->hs.v[i];
+		if (!i || strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
+			++*nstreams;
+		*bytes += planned_size(o);
+	}
 }
 
 int follower_reading_history(const struct follower *fw)

@@ -243,6 +243,9 @@ int follow_polling(const struct follower *fw);
 struct planned {
 	const char *path;	/* the planner's, alive while this reads */
 	size_t root;
+	/* --once's listing (hs.listed): its size when listed; the path is
+	 * the history's own, freed when its tail is made. */
+	unsigned long long size;
 };
 
 struct order {
@@ -262,7 +265,26 @@ struct history {
 	 * share of --once's plan must keep its order). */
 	struct planned *planned;
 	size_t nplanned;
+	/* --once: regular files listed in a tree, with no tail until their
+	 * turn (follow_list_file), and nothing kept once read. */
+	struct planned *listed;
+	size_t nlisted, caplisted;
 };
+
+/* --once, before the start: whether a tree's regular file named name is
+ * listed without a tail (not when it may be a compressed copy, an
+ * archive, or a file with a resume point). */
+int follow_may_list(const struct follower *fw, const char *name);
+/* Lists it (path, root, its size). */
+void follow_list_file(struct follower *fw, const char *path, size_t root,
+		      unsigned long long size);
+/* Whether path was listed so (a file named alone is not listed twice). */
+int follow_listed(const struct follower *fw, const char *path);
+/* A planned or listed file's path, its tail made or not. */
+static inline const char *order_path(const struct order *o)
+{
+	return o->t ? o->t->path : o->p->path;
+}
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);

@@ -530,14 +530,14 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		return rc;
 	}
 	follower_start(fw, monotonic_ms());
-	struct plan_file *plan;
-	size_t nplan = follower_plan(fw, &plan);
-	unsigned long long bytes = 0;
-	for (size_t i = 0; i < nplan; i++)
-		bytes += plan[i].size;
-	size_t nstreams = nplan ? plan[nplan - 1].stream + 1 : 0;
+	struct plan_file *plan = NULL;
+	size_t nstreams;
+	unsigned long long bytes;
+	/* One thread reads without a plan: it holds a path per file. */
+	follower_plan_totals(fw, &nstreams, &bytes);
 	size_t nw = stdin_named || rr ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
+		size_t nplan = follower_plan(fw, &plan);
 		/* The plan's paths are the model's: the finder's files can
 		 * go, and their memory with them, before the workers start. */
 		follower_free(fw);
