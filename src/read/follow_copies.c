@@ -21,7 +21,6 @@
 struct shared_name {
 	const char *name;	/* the file's name, without a compressed suffix */
 	size_t len;
-	const char *path;
 	size_t stream;
 	size_t idx;		/* in the plan */
 };
@@ -58,7 +57,7 @@ static int join_streams(struct follower *fw, const struct order *v,
 	for (size_t i = 0; i < n; i++) {
 		const char *p = order_path(&v[i]), *b = strrchr(p, '/');
 		b = b ? b + 1 : p;
-		nm[i] = (struct shared_name){ b, strlen(b) - codec_suffix(b), p,
+		nm[i] = (struct shared_name){ b, strlen(b) - codec_suffix(b),
 					      stream_of[i], i };
 	}
 	qsort(nm, n, sizeof *nm, named_cmp);
@@ -72,7 +71,7 @@ static int join_streams(struct follower *fw, const struct order *v,
 			up[a > b ? a : b] = a < b ? a : b;
 		joined = 1;
 		shared[nm[i].idx] = shared[nm[i - 1].idx] = 1;
-		model_dedupe_expect(fw->m, nm[i].path);
+		model_dedupe_expect(fw->m, order_path(&v[nm[i].idx]));
 	}
 	free(nm);
 	return joined;

@@ -16,12 +16,47 @@
 #include "logname.h"
 #include "xalloc.h"
 
+/* A stream's key, kept once for all its files: a plan of 200,000 files
+ * of 100 processes holds 100 keys. */
+struct stream_key {
+	struct hnode node;
+	char s[];
+};
+
+static int key_eq(const struct hnode *n, const void *key)
+{
+	return strcmp(((const struct stream_key *)n)->s, key) == 0;
+}
+
+static const char *intern_key(struct htab *keys, const char *s, size_t len)
+{
+	size_t h = htab_hash_str(s, 0);
+	struct stream_key *k = (struct stream_key *)htab_find(keys, h,
+							      key_eq, s);
+
+	if (!k) {
+		k = xmalloc(sizeof *k + len + 1);
+		memcpy(k->s, s, len + 1);
+		k->node.hash = h;
+		htab_insert(keys, &k->node);
+	}
+	return k->s;
+}
+
+static void free_keys(struct htab *keys)
+{
+	for (size_t i = 0; i < keys->nb; i++)
+		for (struct hnode *n = keys->b[i], *next; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	htab_free(keys);
+	*keys = (struct htab){ NULL, 0, 0 };
+}
+
 void follow_free_history(struct follower *fw)
 {
-	/* Files of one stream in a row share its key (share_keys). */
-	for (size_t i = 0; i < fw->hs.n; i++)
-		if (!i || fw->hs.v[i].stream != fw->hs.v[i - 1].stream)
-			free(fw->hs.v[i].stream);
+	free_keys(&fw->hs.keys);
 	free(fw->hs.v);
 	fw->hs.v = NULL;
 	fw->hs.n = fw->hs.pos = 0;
@@ -132,7 +167,7 @@ static void place(struct follower *fw, struct order *o, const char *path)
 
 	logname_stream(ruleset_lognames(fw->rs), &key, path);
 	logname_parse(ruleset_lognames(fw->rs), path, &ln);
-	o->stream = xstrndup(sb_str(&key), key.len);	/* not its room */
+	o->stream = intern_key(&fw->hs.keys, sb_str(&key), key.len);
 	sb_free(&key);
 	o->stamp = ln.stamp;
 	/* An archive is read with the plog family: it holds plog members
@@ -142,18 +177,6 @@ static void place(struct follower *fw, struct order *o, const char *path)
 	/* Only a dashboard shows progress: --once spares the stat. */
 	if (!fw->o.once && stat(path, &sb) == 0)
 		fw->hs.bytes += (unsigned long long)sb.st_size;
-}
-
-/* The files of one stream in a row share one copy of its key: a plan
- * of 200,000 files keeps one key per stream. */
-static void share_keys(struct order *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(v[i].stream, v[i - 1].stream) == 0 &&
-		    v[i].stream != v[i - 1].stream) {
-			free(v[i].stream);
-			v[i].stream = v[i - 1].stream;
-		}
 }
 
 /* The files found, or (a share of a plan, follow_int.h) planned: those
@@ -212,14 +235,12 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		int resumed = follow_resume_tail(fw, v[i].t);
 		if (fw->o.skip_history && !resumed) {
 			tail_skip_to_end(v[i].t);
-			free(v[i].stream);
 			continue;
 		}
 		v[i].t->in_history = 1;
 		v[k++] = v[i];
 	}
 	n = k;
-	share_keys(v, n);
 	fw->hs.v = v;
 	fw->hs.n = n;
 	fw->hs.pos = 0;

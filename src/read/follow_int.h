@@ -23,6 +23,7 @@
 
 #include "classifier.h"
 #include "follow.h"
+#include "htab.h"
 #include "tail.h"
 
 #define TAIL_BUCKETS 16384
@@ -251,7 +252,7 @@ struct planned {
 struct order {
 	struct tail *t;
 	const struct planned *p;	/* or the planned file to open */
-	char *stream;		/* files of one stream share it */
+	const char *stream;	/* files of one stream share it (hs.keys) */
 	unsigned long long stamp;
 	int captured;		/* not of the plog family: read after */
 };
@@ -269,6 +270,8 @@ struct history {
 	 * turn (follow_list_file), and nothing kept once read. */
 	struct planned *listed;
 	size_t nlisted, caplisted;
+	/* The streams' keys (order.stream), one copy of each. */
+	struct htab keys;
 };
 
 /* --once, before the start: whether a tree's regular file named name is
