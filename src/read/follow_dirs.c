@@ -274,6 +274,8 @@ void follow_scan_dir(struct follower *fw, struct dir *d,
 		return;
 	}
 	d->unreadable = 0;
+	/* The dir stays put (follow_int.h), and so does its path. */
+	const char *dpath = d->path;
 	struct dirent *de;
 	errno = 0;
 	/* d may move as directories are added: only copies are used. */
@@ -298,7 +300,7 @@ void follow_scan_dir(struct follower *fw, struct dir *d,
 				   AT_SYMLINK_NOFOLLOW) == 0 &&
 			   S_ISREG(sb.st_mode)) {
 			/* --once: a path and a size, the tail at its turn. */
-			follow_list_file(fw, p.buf, root,
+			follow_list_file(fw, dpath, de->d_name, root,
 					 (unsigned long long)sb.st_size);
 		} else if (tree || follow_is_named(fw, p.buf)) {
 			struct tail *t = follow_seen_file(fw, p.buf, root,

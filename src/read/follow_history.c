@@ -16,6 +16,15 @@
 #include "logname.h"
 #include "xalloc.h"
 
+/* The listed files' names, end to end in blocks: a name costs its
+ * bytes, not an allocation's. */
+#define NAME_BLOCK (64 * 1024)
+struct name_block {
+	struct name_block *next;
+	size_t used;
+	char s[NAME_BLOCK];
+};
+
 /* A stream's key, kept once for all its files: a plan of 200,000 files
  * of 100 processes holds 100 keys. */
 struct stream_key {
@@ -63,8 +72,11 @@ void follow_free_history(struct follower *fw)
 	free(fw->hs.planned);
 	fw->hs.planned = NULL;
 	fw->hs.nplanned = 0;
-	for (size_t i = 0; i < fw->hs.nlisted; i++)
-		free((char *)fw->hs.listed[i].path);
+	while (fw->hs.names) {
+		struct name_block *next = fw->hs.names->next;
+		free(fw->hs.names);
+		fw->hs.names = next;
+	}
 	free(fw->hs.listed);
 	fw->hs.listed = NULL;
 	fw->hs.nlisted = fw->hs.caplisted = 0;
@@ -81,28 +93,67 @@ int follow_may_list(const struct follower *fw, const char *name)
 	       !codec_suffix(name) && !codec_archive_name(name, strlen(name));
 }
 
-void follow_list_file(struct follower *fw, const char *path, size_t root,
-		      unsigned long long size)
+static const char *keep_name(struct history *hs, const char *name)
+{
+	size_t len = strlen(name) + 1;	/* below NAME_MAX + 1 */
+
+	if (!hs->names || hs->names->used + len > NAME_BLOCK) {
+		struct name_block *b = xmalloc(sizeof *b);
+		b->next = hs->names;
+		b->used = 0;
+		hs->names = b;
+	}
+	char *s = hs->names->s + hs->names->used;
+	memcpy(s, name, len);
+	hs->names->used += len;
+	return s;
+}
+
+void follow_list_file(struct follower *fw, const char *dir,
+		      const char *name, size_t root, unsigned long long size)
 {
 	struct history *hs = &fw->hs;
 
 	if (hs->nlisted == hs->caplisted) {
-		hs->caplisted = hs->caplisted ? hs->caplisted * 2 : 256;
+		hs->caplisted = hs->caplisted ? hs->caplisted / 2 * 3 : 1024;
 		hs->listed = xrealloc(hs->listed,
 				      hs->caplisted * sizeof *hs->listed);
 	}
-	hs->listed[hs->nlisted++] = (struct planned){ xstrdup(path), root,
-						      size };
+	hs->listed[hs->nlisted++] = (struct planned){
+		keep_name(hs, name), root, size, dir };
+}
+
+static const char *planned_path(const struct planned *p, struct strbuf *sb)
+{
+	if (!p->dir)
+		return p->path;
+	sb_reset(sb);
+	follow_join(sb, p->dir, p->path);
+	return sb_str(sb);
+}
+
+const char *order_path(const struct order *o, struct strbuf *sb)
+{
+	return o->t ? o->t->path : planned_path(o->p, sb);
+}
+
+const char *order_name(const struct order *o)
+{
+	if (!o->t && o->p->dir)
+		return o->p->path;
+	const char *p = order_path(o, NULL), *b = strrchr(p, '/');
+	return b ? b + 1 : p;
 }
 
 int follow_listed(const struct follower *fw, const char *path)
 {
-	if (fw->started)
-		return 0;
-	for (size_t i = 0; i < fw->hs.nlisted; i++)
-		if (strcmp(fw->hs.listed[i].path, path) == 0)
-			return 1;
-	return 0;
+	struct strbuf sb = STRBUF_INIT;
+	int found = 0;
+
+	for (size_t i = 0; !fw->started && !found && i < fw->hs.nlisted; i++)
+		found = strcmp(planned_path(&fw->hs.listed[i], &sb), path) == 0;
+	sb_free(&sb);
+	return found;
 }
 
 /* The listed files as tails, as a listing without follow_list_file
@@ -116,14 +167,16 @@ static void tails_for_listed(struct follower *fw)
 		packed = codec_suffix(fw->tt.v[i]->path) != 0;
 	if (!packed || !fw->hs.nlisted)
 		return;
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < fw->hs.nlisted; i++) {
 		const struct planned *p = &fw->hs.listed[i];
-		struct tail *t = follow_add_tail(fw, p->path, p->root,
-						 follow_unwatched(fw, p->path));
+		const char *path = planned_path(p, &sb);
+		struct tail *t = follow_add_tail(fw, path, p->root,
+						 follow_unwatched(fw, path));
 		t->scan_sized = 1;
 		t->scan_size = p->size;
-		free((char *)p->path);
 	}
+	sb_free(&sb);
 	free(fw->hs.listed);
 	fw->hs.listed = NULL;
 	fw->hs.nlisted = fw->hs.caplisted = 0;
@@ -150,7 +203,11 @@ static int order_cmp(const void *a, const void *b)
 		return c;
 	if (x->stamp != y->stamp)
 		return x->stamp < y->stamp ? -1 : 1;
-	return strcmp(order_path(x), order_path(y));
+	struct strbuf px = STRBUF_INIT, py = STRBUF_INIT;
+	c = strcmp(order_path(x, &px), order_path(y, &py));
+	sb_free(&px);
+	sb_free(&py);
+	return c;
 }
 
 /* The history is read in one order whatever the mode: the plog family's
@@ -198,10 +255,12 @@ static size_t gather(struct follower *fw, struct order **out)
 		v[n].t = t;
 		place(fw, &v[n++], t->path);
 	}
+	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; !np && i < fw->hs.nlisted; i++, n++) {
 		v[n].p = &fw->hs.listed[i];
-		place(fw, &v[n], v[n].p->path);
+		place(fw, &v[n], planned_path(v[n].p, &sb));
 	}
+	sb_free(&sb);
 	*out = v;
 	return n;
 }
@@ -218,8 +277,10 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		follow_group_copies(fw, v, n);
 		/* Pods named by their paths are listed in the plan's order,
 		 * the same in every run, with or without incidents. */
+		struct strbuf sb = STRBUF_INIT;
 		for (size_t i = 0; i < n; i++)
-			model_path_seen(fw->m, order_path(&v[i]));
+			model_path_seen(fw->m, order_path(&v[i], &sb));
+		sb_free(&sb);
 	}
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
@@ -340,19 +401,21 @@ static struct tail *planned_tail(struct follower *fw,
 
 /* A listed file's tail, at its turn: as if it had been made when it was
  * listed (its host counted then, model_path_seen). */
-static struct tail *listed_tail(struct follower *fw, struct planned *p)
+static struct tail *listed_tail(struct follower *fw, const struct planned *p)
 {
 	int started = fw->started;
 
+	struct strbuf sb = STRBUF_INIT;
+	const char *path = planned_path(p, &sb);
+
 	fw->started = 0;
-	struct tail *t = follow_add_tail(fw, p->path, p->root,
-					 follow_unwatched(fw, p->path));
+	struct tail *t = follow_add_tail(fw, path, p->root,
+					 follow_unwatched(fw, path));
 	fw->started = started;
+	sb_free(&sb);
 	t->scan_sized = 1;
 	t->scan_size = p->size;
 	model_path_seen_again(fw->m, t->path);
-	free((char *)p->path);
-	p->path = NULL;
 	return t;
 }
 
@@ -369,7 +432,7 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			stream_end(fw);
 		if (o->p) {
 			o->t = fw->hs.nplanned ? planned_tail(fw, o->p)
-				: listed_tail(fw, (struct planned *)o->p);
+				: listed_tail(fw, o->p);
 			o->p = NULL;
 		}
 		if (o->t) {
@@ -403,35 +466,6 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 	return 0;
 }
 
-size_t follower_plan(const struct follower *fw, struct plan_file **out)
-{
-	struct plan_file *v = xcalloc(fw->hs.n + 1, sizeof *v);
-	size_t stream = 0;
-
-	for (size_t i = 0; i < fw->hs.n; i++) {
-		const struct order *o = &fw->hs.v[i];
-		struct stat sb;
-		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
-			stream++;
-		if (!o->t) {	/* listed: the readers need its path */
-			v[i] = (struct plan_file){
-				model_intern(fw->m, o->p->path), o->p->root,
-				stream, o->p->size };
-			/* Counted for its host when listed. */
-			model_path_seen_again(fw->m, v[i].path);
-			continue;
-		}
-		v[i].path = o->t->path;
-		v[i].root = o->t->root;
-		v[i].stream = stream;
-		v[i].size = o->t->scan_sized ? o->t->scan_size
-			    : stat(o->t->path, &sb) == 0
-			    ? (unsigned long long)sb.st_size : 0;
-	}
-	*out = v;
-	return fw->hs.n;
-}
-
 /* An order's size, as follower_plan gives it. */
 static unsigned long long planned_size(const struct order *o)
 {
@@ -443,6 +477,31 @@ static unsigned long long planned_size(const struct order *o)
 		return o->t->scan_size;
 	return stat(o->t->path, &sb) == 0 ? (unsigned long long)sb.st_size
 					  : 0;
+}
+
+size_t follower_plan(const struct follower *fw, struct plan_file **out)
+{
+	struct plan_file *v = xcalloc(fw->hs.n + 1, sizeof *v);
+	struct strbuf path = STRBUF_INIT;
+	size_t stream = 0;
+
+	for (size_t i = 0; i < fw->hs.n; i++) {
+		const struct order *o = &fw->hs.v[i];
+		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
+			stream++;
+		v[i] = (struct plan_file){ o->t ? o->t->path : NULL,
+					   o->t ? o->t->root : o->p->root,
+					   stream, planned_size(o) };
+		if (o->t)
+			continue;
+		/* Listed: the readers need its path, counted for its host
+		 * when listed. */
+		v[i].path = model_intern(fw->m, planned_path(o->p, &path));
+		model_path_seen_again(fw->m, v[i].path);
+	}
+	sb_free(&path);
+	*out = v;
+	return fw->hs.n;
 }
 
 void follower_plan_totals(const struct follower *fw, size_t *nstreams,

@@ -244,9 +244,11 @@ int follow_polling(const struct follower *fw);
 struct planned {
 	const char *path;	/* the planner's, alive while this reads */
 	size_t root;
-	/* --once's listing (hs.listed): its size when listed; the path is
-	 * the history's own, freed when its tail is made. */
+	/* --once's listing (hs.listed): its size when listed, and its
+	 * directory's path (the dir's): path is then its name alone, in
+	 * the history's names. */
 	unsigned long long size;
+	const char *dir;
 };
 
 struct order {
@@ -272,22 +274,23 @@ struct history {
 	size_t nlisted, caplisted;
 	/* The streams' keys (order.stream), one copy of each. */
 	struct htab keys;
+	struct name_block *names;	/* the listed files' names */
 };
 
 /* --once, before the start: whether a tree's regular file named name is
  * listed without a tail (not when it may be a compressed copy, an
  * archive, or a file with a resume point). */
 int follow_may_list(const struct follower *fw, const char *name);
-/* Lists it (path, root, its size). */
-void follow_list_file(struct follower *fw, const char *path, size_t root,
-		      unsigned long long size);
+/* Lists it (in the directory dir, alive until the follower ends, with
+ * its root and size). */
+void follow_list_file(struct follower *fw, const char *dir,
+		      const char *name, size_t root, unsigned long long size);
 /* Whether path was listed so (a file named alone is not listed twice). */
 int follow_listed(const struct follower *fw, const char *path);
-/* A planned or listed file's path, its tail made or not. */
-static inline const char *order_path(const struct order *o)
-{
-	return o->t ? o->t->path : o->p->path;
-}
+/* A planned or listed file's path, its tail made or not (a listed
+ * file's is made in sb), and its name. */
+const char *order_path(const struct order *o, struct strbuf *sb);
+const char *order_name(const struct order *o);
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);
