@@ -80,7 +80,7 @@ struct position {
 
 /* One file of the history, for a reader that splits the work. */
 struct plan_file {
-	const char *path;	/* interned in the planner's model */
+	const char *path;	/* the plan's own (freed with it) */
 	size_t root;
 	size_t stream;		/* 0, 1, 2...: files of one stream share it */
 	unsigned long long size;
