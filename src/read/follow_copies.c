@@ -111,7 +111,7 @@ static unsigned long long file_bytes(const struct order *o)
 	struct stat sb;
 
 	if (!t)
-		return o->p->size;	/* listed, with its size */
+		return o->l->size;	/* listed, with its size */
 	if (t->scan_sized)
 		return t->scan_size;
 	return stat(t->path, &sb) == 0 ? (unsigned long long)sb.st_size : 0;

@@ -119,28 +119,27 @@ void follow_list_file(struct follower *fw, const char *dir,
 		hs->listed = xrealloc(hs->listed,
 				      hs->caplisted * sizeof *hs->listed);
 	}
-	hs->listed[hs->nlisted++] = (struct planned){
-		keep_name(hs, name), root, size, dir };
+	hs->listed[hs->nlisted++] = (struct listed){
+		keep_name(hs, name), dir, size, root };
 }
 
-static const char *planned_path(const struct planned *p, struct strbuf *sb)
+static const char *listed_path(const struct listed *l, struct strbuf *sb)
 {
-	if (!p->dir)
-		return p->path;
 	sb_reset(sb);
-	follow_join(sb, p->dir, p->path);
+	follow_join(sb, l->dir, l->name);
 	return sb_str(sb);
 }
 
 const char *order_path(const struct order *o, struct strbuf *sb)
 {
-	return o->t ? o->t->path : planned_path(o->p, sb);
+	return o->t ? o->t->path : o->listed ? listed_path(o->l, sb)
+		     : o->p->path;
 }
 
 const char *order_name(const struct order *o)
 {
-	if (!o->t && o->p->dir)
-		return o->p->path;
+	if (!o->t && o->listed)
+		return o->l->name;
 	const char *p = order_path(o, NULL), *b = strrchr(p, '/');
 	return b ? b + 1 : p;
 }
@@ -151,7 +150,7 @@ int follow_listed(const struct follower *fw, const char *path)
 	int found = 0;
 
 	for (size_t i = 0; !fw->started && !found && i < fw->hs.nlisted; i++)
-		found = strcmp(planned_path(&fw->hs.listed[i], &sb), path) == 0;
+		found = strcmp(listed_path(&fw->hs.listed[i], &sb), path) == 0;
 	sb_free(&sb);
 	return found;
 }
@@ -169,8 +168,8 @@ static void tails_for_listed(struct follower *fw)
 		return;
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; i < fw->hs.nlisted; i++) {
-		const struct planned *p = &fw->hs.listed[i];
-		const char *path = planned_path(p, &sb);
+		const struct listed *p = &fw->hs.listed[i];
+		const char *path = listed_path(p, &sb);
 		struct tail *t = follow_add_tail(fw, path, p->root,
 						 follow_unwatched(fw, path));
 		t->scan_sized = 1;
@@ -257,8 +256,9 @@ static size_t gather(struct follower *fw, struct order **out)
 	}
 	struct strbuf sb = STRBUF_INIT;
 	for (size_t i = 0; !np && i < fw->hs.nlisted; i++, n++) {
-		v[n].p = &fw->hs.listed[i];
-		place(fw, &v[n], planned_path(v[n].p, &sb));
+		v[n].l = &fw->hs.listed[i];
+		v[n].listed = 1;
+		place(fw, &v[n], listed_path(v[n].l, &sb));
 	}
 	sb_free(&sb);
 	*out = v;
@@ -401,12 +401,12 @@ static struct tail *planned_tail(struct follower *fw,
 
 /* A listed file's tail, at its turn: as if it had been made when it was
  * listed (its host counted then, model_path_seen). */
-static struct tail *listed_tail(struct follower *fw, const struct planned *p)
+static struct tail *listed_tail(struct follower *fw, const struct listed *p)
 {
 	int started = fw->started;
 
 	struct strbuf sb = STRBUF_INIT;
-	const char *path = planned_path(p, &sb);
+	const char *path = listed_path(p, &sb);
 
 	fw->started = 0;
 	struct tail *t = follow_add_tail(fw, path, p->root,
@@ -430,9 +430,9 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		if (fw->hs.pos > 0 &&
 		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
-		if (o->p) {
-			o->t = fw->hs.nplanned ? planned_tail(fw, o->p)
-				: listed_tail(fw, o->p);
+		if (o->p) {	/* or o->l: one of them, or neither */
+			o->t = o->listed ? listed_tail(fw, o->l)
+				: planned_tail(fw, o->p);
 			o->p = NULL;
 		}
 		if (o->t) {
@@ -472,7 +472,7 @@ static unsigned long long planned_size(const struct order *o)
 	struct stat sb;
 
 	if (!o->t)
-		return o->p->size;
+		return o->l->size;
 	if (o->t->scan_sized)
 		return o->t->scan_size;
 	return stat(o->t->path, &sb) == 0 ? (unsigned long long)sb.st_size
@@ -499,7 +499,7 @@ size_t follower_plan(const struct follower *fw, struct plan_file **out)
 		const char *p = order_path(o, &path);
 		size_t len = strlen(p) + 1;
 		memcpy(at, p, len);
-		v[i] = (struct plan_file){ at, o->t ? o->t->root : o->p->root,
+		v[i] = (struct plan_file){ at, o->t ? o->t->root : o->l->root,
 					   stream, planned_size(o) };
 		at += len;
 	}

@@ -244,19 +244,26 @@ int follow_polling(const struct follower *fw);
 struct planned {
 	const char *path;	/* the planner's, alive while this reads */
 	size_t root;
-	/* --once's listing (hs.listed): its size when listed, and its
-	 * directory's path (the dir's): path is then its name alone, in
-	 * the history's names. */
-	unsigned long long size;
-	const char *dir;
+};
+
+/* --once's listing (hs.listed): a file with no tail until its turn. */
+struct listed {
+	const char *name;	/* in the history's names */
+	const char *dir;	/* its directory's path (the dir's) */
+	unsigned long long size;	/* when it was listed */
+	size_t root;
 };
 
 struct order {
 	struct tail *t;
-	const struct planned *p;	/* or the planned file to open */
+	union {		/* or the file to open: */
+		const struct planned *p;	/* planned (listed 0) */
+		const struct listed *l;		/* listed (listed 1) */
+	};
 	const char *stream;	/* files of one stream share it (hs.keys) */
 	unsigned long long stamp;
 	int captured;		/* not of the plog family: read after */
+	unsigned char listed;
 };
 
 struct history {
@@ -270,7 +277,7 @@ struct history {
 	size_t nplanned;
 	/* --once: regular files listed in a tree, with no tail until their
 	 * turn (follow_list_file), and nothing kept once read. */
-	struct planned *listed;
+	struct listed *listed;
 	size_t nlisted, caplisted;
 	/* The streams' keys (order.stream), one copy of each. */
 	struct htab keys;

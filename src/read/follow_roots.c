@@ -43,7 +43,7 @@ void follower_add_planned(struct follower *fw, const char *path,
 		fw->hs.planned = xrealloc(fw->hs.planned,
 					  (fw->hs.nplanned + 1024) *
 					  sizeof *fw->hs.planned);
-	fw->hs.planned[fw->hs.nplanned++] = (struct planned){ path, root, 0, NULL };
+	fw->hs.planned[fw->hs.nplanned++] = (struct planned){ path, root };
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,
