@@ -64,16 +64,6 @@ char *follow_dir_of(const char *path)
 			     : xstrndup(path, (size_t)(slash - path));
 }
 
-void follow_join(struct strbuf *out, const char *dir, const char *name)
-{
-	if (strcmp(dir, ".") != 0) {
-		sb_adds(out, dir);
-		if (out->len && out->buf[out->len - 1] != '/')
-			sb_addc(out, '/');
-	}
-	sb_adds(out, name);
-}
-
 int follow_is_named(const struct follower *fw, const char *path)
 {
 	for (size_t i = 0; i < fw->ds.nsingle; i++)
@@ -355,6 +345,7 @@ void follow_forget_dir(struct follower *fw, struct dir *d)
 
 void follow_free_dirs(struct follower *fw)
 {
+	follow_free_listing(fw);
 	for (size_t i = 0; i < fw->ds.n; i++) {
 		free(fw->ds.v[i]->path);
 		free(fw->ds.v[i]);

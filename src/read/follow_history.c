@@ -16,15 +16,6 @@
 #include "logname.h"
 #include "xalloc.h"
 
-/* The listed files' names, end to end in blocks: a name costs its
- * bytes, not an allocation's. */
-#define NAME_BLOCK (64 * 1024)
-struct name_block {
-	struct name_block *next;
-	size_t used;
-	char s[NAME_BLOCK];
-};
-
 /* A stream's key, kept once for all its files: a plan of 200,000 files
  * of 100 processes holds 100 keys. */
 struct stream_key {
@@ -72,87 +63,7 @@ void follow_free_history(struct follower *fw)
 	free(fw->hs.planned);
 	fw->hs.planned = NULL;
 	fw->hs.nplanned = 0;
-	while (fw->hs.names) {
-		struct name_block *next = fw->hs.names->next;
-		free(fw->hs.names);
-		fw->hs.names = next;
-	}
-	free(fw->hs.listed);
-	fw->hs.listed = NULL;
-	fw->hs.nlisted = fw->hs.caplisted = 0;
-}
-
-/* --once keeps a path and a size per file until its turn, not a tail:
- * a tree of 200,000 files is listed in a few MiB.  A compressed copy
- * (X.gz beside X, follow_skip_copies) and an archive keep their tails,
- * which the start's checks look at. */
-int follow_may_list(const struct follower *fw, const char *name)
-{
-	return fw->o.once && !fw->started && !fw->o.resume_for &&
-	       !fw->o.skip_history && !fw->hs.nplanned &&
-	       !codec_suffix(name) && !codec_archive_name(name, strlen(name));
-}
-
-static const char *keep_name(struct history *hs, const char *name)
-{
-	size_t len = strlen(name) + 1;	/* below NAME_MAX + 1 */
-
-	if (!hs->names || hs->names->used + len > NAME_BLOCK) {
-		struct name_block *b = xmalloc(sizeof *b);
-		b->next = hs->names;
-		b->used = 0;
-		hs->names = b;
-	}
-	char *s = hs->names->s + hs->names->used;
-	memcpy(s, name, len);
-	hs->names->used += len;
-	return s;
-}
-
-void follow_list_file(struct follower *fw, const char *dir,
-		      const char *name, size_t root, unsigned long long size)
-{
-	struct history *hs = &fw->hs;
-
-	if (hs->nlisted == hs->caplisted) {
-		hs->caplisted = hs->caplisted ? hs->caplisted / 2 * 3 : 1024;
-		hs->listed = xrealloc(hs->listed,
-				      hs->caplisted * sizeof *hs->listed);
-	}
-	hs->listed[hs->nlisted++] = (struct listed){
-		keep_name(hs, name), dir, size, root };
-}
-
-static const char *listed_path(const struct listed *l, struct strbuf *sb)
-{
-	sb_reset(sb);
-	follow_join(sb, l->dir, l->name);
-	return sb_str(sb);
-}
-
-const char *order_path(const struct order *o, struct strbuf *sb)
-{
-	return o->t ? o->t->path : o->listed ? listed_path(o->l, sb)
-		     : o->p->path;
-}
-
-const char *order_name(const struct order *o)
-{
-	if (!o->t && o->listed)
-		return o->l->name;
-	const char *p = order_path(o, NULL), *b = strrchr(p, '/');
-	return b ? b + 1 : p;
-}
-
-int follow_listed(const struct follower *fw, const char *path)
-{
-	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
-
-	for (size_t i = 0; !fw->started && !found && i < fw->hs.nlisted; i++)
-		found = strcmp(listed_path(&fw->hs.listed[i], &sb), path) == 0;
-	sb_free(&sb);
-	return found;
+	follow_free_listing(fw);
 }
 
 /* The listed files as tails, as a listing without follow_list_file
@@ -164,21 +75,19 @@ static void tails_for_listed(struct follower *fw)
 
 	for (size_t i = 0; i < fw->tt.n && !packed; i++)
 		packed = codec_suffix(fw->tt.v[i]->path) != 0;
-	if (!packed || !fw->hs.nlisted)
+	if (!packed || !fw->ds.nlisted)
 		return;
 	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; i < fw->hs.nlisted; i++) {
-		const struct listed *p = &fw->hs.listed[i];
-		const char *path = listed_path(p, &sb);
+	for (size_t i = 0; i < fw->ds.nlisted; i++) {
+		const struct listed *p = &fw->ds.listed[i];
+		const char *path = follow_listed_path(p, &sb);
 		struct tail *t = follow_add_tail(fw, path, p->root,
 						 follow_unwatched(fw, path));
 		t->scan_sized = 1;
 		t->scan_size = p->size;
 	}
 	sb_free(&sb);
-	free(fw->hs.listed);
-	fw->hs.listed = NULL;
-	fw->hs.nlisted = fw->hs.caplisted = 0;
+	follow_free_listing(fw);
 }
 
 void follow_history_forget(struct follower *fw, struct tail *t)
@@ -240,7 +149,7 @@ static void place(struct follower *fw, struct order *o, const char *path)
 static size_t gather(struct follower *fw, struct order **out)
 {
 	size_t n = 0, np = fw->hs.nplanned;
-	struct order *v = xcalloc((np ? np : fw->tt.n + fw->hs.nlisted) + 1,
+	struct order *v = xcalloc((np ? np : fw->tt.n + fw->ds.nlisted) + 1,
 				  sizeof *v);
 
 	for (size_t i = 0; i < np; i++, n++) {
@@ -255,10 +164,10 @@ static size_t gather(struct follower *fw, struct order **out)
 		place(fw, &v[n++], t->path);
 	}
 	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; !np && i < fw->hs.nlisted; i++, n++) {
-		v[n].l = &fw->hs.listed[i];
+	for (size_t i = 0; !np && i < fw->ds.nlisted; i++, n++) {
+		v[n].l = &fw->ds.listed[i];
 		v[n].listed = 1;
-		place(fw, &v[n], listed_path(v[n].l, &sb));
+		place(fw, &v[n], follow_listed_path(v[n].l, &sb));
 	}
 	sb_free(&sb);
 	*out = v;
@@ -406,7 +315,7 @@ static struct tail *listed_tail(struct follower *fw, const struct listed *p)
 	int started = fw->started;
 
 	struct strbuf sb = STRBUF_INIT;
-	const char *path = listed_path(p, &sb);
+	const char *path = follow_listed_path(p, &sb);
 
 	fw->started = 0;
 	struct tail *t = follow_add_tail(fw, path, p->root,

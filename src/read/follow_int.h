@@ -15,11 +15,15 @@
  *   follow_packed.c   compressed files and archives, read once, whole
  *   follow_resume.c   resume points, and files gone that may come back (gs)
  *   follow_tailtab.c  the table of followed files by path (tt)
+ *   follow_listing.c  --once: files listed before the start, with no tail
+ *                     yet (ds.listed); dir/name (follow_join)
  *
  * A lower layer that must tell a higher one does so through a function
  * the top sets (rd.on_drop), as the classifier does through emit. */
 #ifndef PLOGTOP_FOLLOW_INT_H
 #define PLOGTOP_FOLLOW_INT_H
+
+#include <string.h>
 
 #include "classifier.h"
 #include "follow.h"
@@ -177,6 +181,14 @@ struct dir {
 
 #define DIR_BUCKETS 4096
 
+/* --once's listing (ds.listed): a file with no tail until its turn. */
+struct listed {
+	const char *name;	/* in the listing's names */
+	const char *dir;	/* its directory's path (the dir's) */
+	unsigned long long size;	/* when it was listed */
+	size_t root;
+};
+
 struct named {
 	char *path;
 	size_t root;
@@ -194,11 +206,31 @@ struct dirset {
 	size_t nwatches;
 	size_t nunwatched;	/* live directories inotify does not cover */
 	int warned_watches, warned_remote;
+	/* --once: regular files listed in a tree, with no tail until their
+	 * turn in the history (follow_list_file). */
+	struct listed *listed;
+	size_t nlisted, caplisted;
+	struct name_block *names;	/* their names, end to end */
 };
 
 #define WATCH_MASK (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | \
 		    IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | \
 		    IN_ATTRIB | IN_ONLYDIR)
+
+/* --once, before the start: whether a tree's regular file named name is
+ * listed without a tail (not when it may be a compressed copy, an
+ * archive, or a file with a resume point). */
+int follow_may_list(const struct follower *fw, const char *name);
+/* Lists it (in the directory dir, alive until the follower ends, with
+ * its root and size). */
+void follow_list_file(struct follower *fw, const char *dir,
+		      const char *name, size_t root, unsigned long long size);
+/* Whether path was listed so (a file named alone is not listed twice). */
+int follow_listed(const struct follower *fw, const char *path);
+/* A listed file's path, made in sb. */
+const char *follow_listed_path(const struct listed *l, struct strbuf *sb);
+/* The listing goes (its files read, or made tails). */
+void follow_free_listing(struct follower *fw);
 
 /* The directory part of path ("." or "/" at the top). */
 char *follow_dir_of(const char *path);
@@ -246,13 +278,6 @@ struct planned {
 	size_t root;
 };
 
-/* --once's listing (hs.listed): a file with no tail until its turn. */
-struct listed {
-	const char *name;	/* in the history's names */
-	const char *dir;	/* its directory's path (the dir's) */
-	unsigned long long size;	/* when it was listed */
-	size_t root;
-};
 
 struct order {
 	struct tail *t;
@@ -275,29 +300,26 @@ struct history {
 	 * share of --once's plan must keep its order). */
 	struct planned *planned;
 	size_t nplanned;
-	/* --once: regular files listed in a tree, with no tail until their
-	 * turn (follow_list_file), and nothing kept once read. */
-	struct listed *listed;
-	size_t nlisted, caplisted;
 	/* The streams' keys (order.stream), one copy of each. */
 	struct htab keys;
-	struct name_block *names;	/* the listed files' names */
 };
 
-/* --once, before the start: whether a tree's regular file named name is
- * listed without a tail (not when it may be a compressed copy, an
- * archive, or a file with a resume point). */
-int follow_may_list(const struct follower *fw, const char *name);
-/* Lists it (in the directory dir, alive until the follower ends, with
- * its root and size). */
-void follow_list_file(struct follower *fw, const char *dir,
-		      const char *name, size_t root, unsigned long long size);
-/* Whether path was listed so (a file named alone is not listed twice). */
-int follow_listed(const struct follower *fw, const char *path);
 /* A planned or listed file's path, its tail made or not (a listed
  * file's is made in sb), and its name. */
-const char *order_path(const struct order *o, struct strbuf *sb);
-const char *order_name(const struct order *o);
+static inline const char *order_path(const struct order *o,
+				     struct strbuf *sb)
+{
+	return o->t ? o->t->path : o->listed ? follow_listed_path(o->l, sb)
+		     : o->p->path;
+}
+
+static inline const char *order_name(const struct order *o)
+{
+	if (!o->t && o->listed)
+		return o->l->name;
+	const char *p = order_path(o, NULL), *b = strrchr(p, '/');
+	return b ? b + 1 : p;
+}
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);
