@@ -89,9 +89,15 @@ struct tail *follow_seen_file(struct follower *fw, const char *path,
 			      size_t root, int regular,
 			      unsigned long long now)
 {
-	/* A file named alone that a tree's listing holds is read once. */
-	if (!regular && follow_listed(fw, path))
-		return NULL;
+	/* A file named alone that a tree's listing holds: its tail, as a
+	 * listing without follow_list_file made it, and then seen again. */
+	struct listed l;
+	if (!regular && follow_unlist(fw, path, &l)) {
+		struct tail *t = follow_add_tail(fw, path, l.root,
+						 follow_unwatched(fw, path));
+		t->scan_sized = 1;
+		t->scan_size = l.size;
+	}
 	int unwatched = !tailtab_find(&fw->tt, path) &&
 			follow_unwatched(fw, path);
 

@@ -225,8 +225,9 @@ int follow_may_list(const struct follower *fw, const char *name);
  * its root and size). */
 void follow_list_file(struct follower *fw, const char *dir,
 		      const char *name, size_t root, unsigned long long size);
-/* Whether path was listed so (a file named alone is not listed twice). */
-int follow_listed(const struct follower *fw, const char *path);
+/* A file named alone that the listing holds: taken out of it (into
+ * out), to be a tail as it would have been (1); else 0. */
+int follow_unlist(struct follower *fw, const char *path, struct listed *out);
 /* A listed file's path, made in sb. */
 const char *follow_listed_path(const struct listed *l, struct strbuf *sb);
 /* The listing goes (its files read, or made tails). */

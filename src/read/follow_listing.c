@@ -79,16 +79,21 @@ const char *follow_listed_path(const struct listed *l, struct strbuf *sb)
 }
 
 /* Only files named alone ask: a few, each a walk of the listing. */
-int follow_listed(const struct follower *fw, const char *path)
+int follow_unlist(struct follower *fw, const char *path, struct listed *out)
 {
+	struct dirset *ds = &fw->ds;
 	struct strbuf sb = STRBUF_INIT;
-	int found = 0;
+	size_t i = 0;
 
-	for (size_t i = 0; !fw->started && !found && i < fw->ds.nlisted; i++)
-		found = strcmp(follow_listed_path(&fw->ds.listed[i], &sb),
-			       path) == 0;
+	while (!fw->started && i < ds->nlisted &&
+	       strcmp(follow_listed_path(&ds->listed[i], &sb), path) != 0)
+		i++;
 	sb_free(&sb);
-	return found;
+	if (fw->started || i == ds->nlisted)
+		return 0;
+	*out = ds->listed[i];
+	ds->listed[i] = ds->listed[--ds->nlisted];	/* sorted later */
+	return 1;
 }
 
 void follow_free_listing(struct follower *fw)
