@@ -317,6 +317,9 @@ void model_free(struct model *m);
  * (chains still being assembled may point at it without one). */
 const char *model_intern(struct model *m, const char *path);
 void model_release_path(struct model *m, const char *path);
+/* --once, when a stream's chains are all closed: the paths no one holds
+ * any more go now, not after the grace (nothing can point at them). */
+void model_reap_released_paths(struct model *m);
 size_t model_paths(const struct model *m);
 
 void model_add_root(struct model *m, const char *root);
@@ -486,6 +489,9 @@ int model_path_names_host(const struct model *m, const char *path);
 /* A file found (path interned): the host its path names is listed from
  * now on, with no incident yet. */
 void model_path_seen(struct model *m, const char *path);
+/* The same file, seen (model_path_seen) by a path not interned then
+ * (--once's listing), now interned: matched, not counted again. */
+void model_path_seen_again(struct model *m, const char *path);
 /* The job a local file's path names, or NULL. */
 const char *model_path_job(struct model *m, const char *file);
 

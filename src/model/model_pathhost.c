@@ -70,8 +70,12 @@ void model_path_host_restored(struct model *m, const char *name,
 		as_path_host(m, h, origin, strlen(origin), r);
 }
 
-/* What file's path names, matched once per interned path. */
-static struct path_host_cache resolve(struct model *m, const char *file)
+/* What file's path names, matched once per interned path.  count: -1,
+ * the file counts for its host if its path is interned (matched once);
+ * 1, it counts (a path listed, not interned: matched once, by
+ * model_path_seen); 0, it does not (counted when it was listed). */
+static struct path_host_cache match(struct model *m, const char *file,
+				    int count)
 {
 	struct path_host_cache none = { 1, NULL, NULL };
 	if (!m->path_rules || !file)
@@ -87,11 +91,18 @@ static struct path_host_cache resolve(struct model *m, const char *file)
 	}
 	/* Each file (an interned path, matched once) counts for its host,
 	 * as a host's report counts the files it read. */
-	if (c && r.host && r.host->files < (size_t)-1)
+	if (count < 0)
+		count = c != NULL;
+	if (count && r.host && r.host->files < (size_t)-1)
 		r.host->files++;
 	if (c)
 		*c = r;
 	return r;
+}
+
+static struct path_host_cache resolve(struct model *m, const char *file)
+{
+	return match(m, file, -1);
 }
 
 void model_path_host(struct model *m, struct incident *inc)
@@ -137,5 +148,10 @@ int model_path_names_host(const struct model *m, const char *path)
 
 void model_path_seen(struct model *m, const char *path)
 {
-	(void)resolve(m, path);
+	(void)match(m, path, 1);
+}
+
+void model_path_seen_again(struct model *m, const char *path)
+{
+	(void)match(m, path, 0);
 }

@@ -121,6 +121,11 @@ void model_reap_paths(struct model *m, unsigned long long now)
 	}
 }
 
+void model_reap_released_paths(struct model *m)
+{
+	model_reap_paths(m, ~0ULL);
+}
+
 struct path_host_cache *model_path_host_cache(struct model *m,
 					      const char *s)
 {

@@ -80,7 +80,7 @@ struct position {
 
 /* One file of the history, for a reader that splits the work. */
 struct plan_file {
-	const char *path;	/* interned in the planner's model */
+	const char *path;	/* the plan's own (freed with it) */
 	size_t root;
 	size_t stream;		/* 0, 1, 2...: files of one stream share it */
 	unsigned long long size;
@@ -104,6 +104,9 @@ int follower_add(struct follower *fw, const char *path, int may_wait,
 /* After follower_start: the history's files in reading order (the caller
  * frees the array).  Returns how many. */
 size_t follower_plan(const struct follower *fw, struct plan_file **out);
+/* What the plan holds, without making it: its streams and bytes. */
+void follower_plan_totals(const struct follower *fw, size_t *nstreams,
+			  unsigned long long *bytes);
 /* Adds a file another follower planned (no look at its directory). */
 void follower_add_planned(struct follower *fw, const char *path,
 			  size_t root);

@@ -18,12 +18,12 @@
 #include "follow_int.h"
 #include "xalloc.h"
 
+/* 16 bytes a file: a plan of 200,000 files sorts 3 MiB of them (and
+ * qsort's copy).  A name is shorter than NAME_MAX, a plan than 2^32. */
 struct shared_name {
 	const char *name;	/* the file's name, without a compressed suffix */
-	size_t len;
-	const char *path;
-	size_t stream;
-	size_t idx;		/* in the plan */
+	unsigned len;
+	unsigned idx;		/* in the plan: its stream's order too */
 };
 
 static int named_cmp(const void *a, const void *b)
@@ -36,7 +36,7 @@ static int named_cmp(const void *a, const void *b)
 		return c;
 	if (x->len != y->len)
 		return x->len < y->len ? -1 : 1;
-	return x->stream < y->stream ? -1 : x->stream > y->stream;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
 }
 
 static size_t find(size_t *up, size_t s)
@@ -53,28 +53,31 @@ static int join_streams(struct follower *fw, const struct order *v,
 			unsigned char *shared)
 {
 	struct shared_name *nm = xcalloc(n + 1, sizeof *nm);
+	struct strbuf path = STRBUF_INIT;
 	int joined = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		const char *p = v[i].t->path, *b = strrchr(p, '/');
-		b = b ? b + 1 : p;
-		nm[i] = (struct shared_name){ b, strlen(b) - codec_suffix(b), p,
-					      stream_of[i], i };
+		const char *b = order_name(&v[i]);
+		nm[i] = (struct shared_name){
+			b, (unsigned)(strlen(b) - codec_suffix(b)),
+			(unsigned)i };
 	}
 	qsort(nm, n, sizeof *nm, named_cmp);
 	for (size_t i = 1; i < n; i++) {
 		if (nm[i].len != nm[i - 1].len ||
 		    memcmp(nm[i].name, nm[i - 1].name, nm[i].len) != 0 ||
-		    nm[i].stream == nm[i - 1].stream)
+		    stream_of[nm[i].idx] == stream_of[nm[i - 1].idx])
 			continue;
-		size_t a = find(up, nm[i - 1].stream), b = find(up, nm[i].stream);
+		size_t a = find(up, stream_of[nm[i - 1].idx]),
+		       b = find(up, stream_of[nm[i].idx]);
 		if (a != b)
 			up[a > b ? a : b] = a < b ? a : b;
 		joined = 1;
 		shared[nm[i].idx] = shared[nm[i - 1].idx] = 1;
-		model_dedupe_expect(fw->m, nm[i].path);
+		model_dedupe_expect(fw->m, order_path(&v[nm[i].idx], &path));
 	}
 	free(nm);
+	sb_free(&path);
 	return joined;
 }
 
@@ -102,10 +105,13 @@ static int size_cmp(const void *a, const void *b)
 	return x->first < y->first ? -1 : x->first > y->first;
 }
 
-static unsigned long long file_bytes(const struct tail *t)
+static unsigned long long file_bytes(const struct order *o)
 {
+	const struct tail *t = o->t;
 	struct stat sb;
 
+	if (!t)
+		return o->l->size;	/* listed, with its size */
 	if (t->scan_sized)
 		return t->scan_size;
 	return stat(t->path, &sb) == 0 ? (unsigned long long)sb.st_size : 0;
@@ -131,6 +137,7 @@ static void regroup(const struct model *m, struct order *v, size_t n,
 	size_t *count = xcalloc(nstreams + 1, sizeof *count);
 	size_t *by = xcalloc(2 * nstreams + 2, sizeof *by);
 	size_t *start = xcalloc(nstreams + 1, sizeof *start);
+	struct strbuf path = STRBUF_INIT;
 	size_t k = 0;
 
 	for (size_t i = 0; i < n; i++) {
@@ -138,8 +145,9 @@ static void regroup(const struct model *m, struct order *v, size_t n,
 		if (!count[s]++)
 			ss[s] = (struct stream_size){
 				s, i, 0, 0,
-				model_path_names_host(m, v[i].t->path) };
-		unsigned long long b = file_bytes(v[i].t);
+				model_path_names_host(m, order_path(&v[i],
+								   &path)) };
+		unsigned long long b = file_bytes(&v[i]);
 		ss[s].bytes += b;
 		if (shared[i])
 			ss[s].shared += b;
@@ -168,6 +176,7 @@ static void regroup(const struct model *m, struct order *v, size_t n,
 				out[k++] = v[i];
 	}
 	memcpy(v, out, n * sizeof *v);
+	sb_free(&path);
 	free(done);
 	free(g);
 	free(by);
@@ -187,8 +196,8 @@ void follow_group_copies(struct follower *fw, struct order *v, size_t n)
 		if (i && strcmp(v[i].stream, v[i - 1].stream) != 0)
 			nstreams++;
 		stream_of[i] = nstreams;
-		archive |= codec_archive_name(v[i].t->path,
-					      strlen(v[i].t->path));
+		const char *name = order_name(&v[i]);
+		archive |= codec_archive_name(name, strlen(name));
 	}
 	if (n)
 		nstreams++;

@@ -64,16 +64,6 @@ char *follow_dir_of(const char *path)
 			     : xstrndup(path, (size_t)(slash - path));
 }
 
-void follow_join(struct strbuf *out, const char *dir, const char *name)
-{
-	if (strcmp(dir, ".") != 0) {
-		sb_adds(out, dir);
-		if (out->len && out->buf[out->len - 1] != '/')
-			sb_addc(out, '/');
-	}
-	sb_adds(out, name);
-}
-
 int follow_is_named(const struct follower *fw, const char *path)
 {
 	for (size_t i = 0; i < fw->ds.nsingle; i++)
@@ -99,6 +89,15 @@ struct tail *follow_seen_file(struct follower *fw, const char *path,
 			      size_t root, int regular,
 			      unsigned long long now)
 {
+	/* A file named alone that a tree's listing holds: its tail, as a
+	 * listing without follow_list_file made it, and then seen again. */
+	struct listed l;
+	if (!regular && follow_unlist(fw, path, &l)) {
+		struct tail *t = follow_add_tail(fw, path, l.root,
+						 follow_unwatched(fw, path));
+		t->scan_sized = 1;
+		t->scan_size = l.size;
+	}
 	int unwatched = !tailtab_find(&fw->tt, path) &&
 			follow_unwatched(fw, path);
 
@@ -271,6 +270,8 @@ void follow_scan_dir(struct follower *fw, struct dir *d,
 		return;
 	}
 	d->unreadable = 0;
+	/* The dir stays put (follow_int.h), and so does its path. */
+	const char *dpath = d->path;
 	struct dirent *de;
 	errno = 0;
 	/* d may move as directories are added: only copies are used. */
@@ -288,6 +289,15 @@ void follow_scan_dir(struct follower *fw, struct dir *d,
 		if (type == DT_DIR) {
 			if (tree)
 				follow_add_dir(fw, p.buf, root, now, depth + 1);
+		} else if (tree && type == DT_REG &&
+			   follow_may_list(fw, de->d_name) &&
+			   !tailtab_find(&fw->tt, p.buf) &&
+			   fstatat(dirfd(dp), de->d_name, &sb,
+				   AT_SYMLINK_NOFOLLOW) == 0 &&
+			   S_ISREG(sb.st_mode)) {
+			/* --once: a path and a size, the tail at its turn. */
+			follow_list_file(fw, dpath, de->d_name, root,
+					 (unsigned long long)sb.st_size);
 		} else if (tree || follow_is_named(fw, p.buf)) {
 			struct tail *t = follow_seen_file(fw, p.buf, root,
 						   type == DT_REG, now);
@@ -341,6 +351,7 @@ void follow_forget_dir(struct follower *fw, struct dir *d)
 
 void follow_free_dirs(struct follower *fw)
 {
+	follow_free_listing(fw);
 	for (size_t i = 0; i < fw->ds.n; i++) {
 		free(fw->ds.v[i]->path);
 		free(fw->ds.v[i]);

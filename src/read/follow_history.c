@@ -10,23 +10,84 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "codec.h"
 #include "follow_int.h"
 #include "rules.h"
 #include "logname.h"
 #include "xalloc.h"
 
+/* A stream's key, kept once for all its files: a plan of 200,000 files
+ * of 100 processes holds 100 keys. */
+struct stream_key {
+	struct hnode node;
+	char s[];
+};
+
+static int key_eq(const struct hnode *n, const void *key)
+{
+	return strcmp(((const struct stream_key *)n)->s, key) == 0;
+}
+
+static const char *intern_key(struct htab *keys, const char *s, size_t len)
+{
+	size_t h = htab_hash_str(s, 0);
+	struct stream_key *k = (struct stream_key *)htab_find(keys, h,
+							      key_eq, s);
+
+	if (!k) {
+		k = xmalloc(sizeof *k + len + 1);
+		memcpy(k->s, s, len + 1);
+		k->node.hash = h;
+		htab_insert(keys, &k->node);
+	}
+	return k->s;
+}
+
+static void free_keys(struct htab *keys)
+{
+	for (size_t i = 0; i < keys->nb; i++)
+		for (struct hnode *n = keys->b[i], *next; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	htab_free(keys);
+	*keys = (struct htab){ NULL, 0, 0 };
+}
+
 void follow_free_history(struct follower *fw)
 {
-	/* Files of one stream in a row share its key (share_keys). */
-	for (size_t i = 0; i < fw->hs.n; i++)
-		if (!i || fw->hs.v[i].stream != fw->hs.v[i - 1].stream)
-			free(fw->hs.v[i].stream);
+	free_keys(&fw->hs.keys);
 	free(fw->hs.v);
 	fw->hs.v = NULL;
 	fw->hs.n = fw->hs.pos = 0;
 	free(fw->hs.planned);
 	fw->hs.planned = NULL;
 	fw->hs.nplanned = 0;
+	follow_free_listing(fw);
+}
+
+/* The listed files as tails, as a listing without follow_list_file
+ * would have made them: a compressed file's copy beside it may be one
+ * (follow_skip_copies looks at the tails). */
+static void tails_for_listed(struct follower *fw)
+{
+	int packed = 0;
+
+	for (size_t i = 0; i < fw->tt.n && !packed; i++)
+		packed = codec_suffix(fw->tt.v[i]->path) != 0;
+	if (!packed || !fw->ds.nlisted)
+		return;
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < fw->ds.nlisted; i++) {
+		const struct listed *p = &fw->ds.listed[i];
+		const char *path = follow_listed_path(p, &sb);
+		struct tail *t = follow_add_tail(fw, path, p->root,
+						 follow_unwatched(fw, path));
+		t->scan_sized = 1;
+		t->scan_size = p->size;
+	}
+	sb_free(&sb);
+	follow_free_listing(fw);
 }
 
 void follow_history_forget(struct follower *fw, struct tail *t)
@@ -50,7 +111,11 @@ static int order_cmp(const void *a, const void *b)
 		return c;
 	if (x->stamp != y->stamp)
 		return x->stamp < y->stamp ? -1 : 1;
-	return strcmp(x->t->path, y->t->path);
+	struct strbuf px = STRBUF_INIT, py = STRBUF_INIT;
+	c = strcmp(order_path(x, &px), order_path(y, &py));
+	sb_free(&px);
+	sb_free(&py);
+	return c;
 }
 
 /* The history is read in one order whatever the mode: the plog family's
@@ -67,7 +132,7 @@ static void place(struct follower *fw, struct order *o, const char *path)
 
 	logname_stream(ruleset_lognames(fw->rs), &key, path);
 	logname_parse(ruleset_lognames(fw->rs), path, &ln);
-	o->stream = xstrndup(sb_str(&key), key.len);	/* not its room */
+	o->stream = intern_key(&fw->hs.keys, sb_str(&key), key.len);
 	sb_free(&key);
 	o->stamp = ln.stamp;
 	/* An archive is read with the plog family: it holds plog members
@@ -79,24 +144,13 @@ static void place(struct follower *fw, struct order *o, const char *path)
 		fw->hs.bytes += (unsigned long long)sb.st_size;
 }
 
-/* The files of one stream in a row share one copy of its key: a plan
- * of 200,000 files keeps one key per stream. */
-static void share_keys(struct order *v, size_t n)
-{
-	for (size_t i = 1; i < n; i++)
-		if (strcmp(v[i].stream, v[i - 1].stream) == 0 &&
-		    v[i].stream != v[i - 1].stream) {
-			free(v[i].stream);
-			v[i].stream = v[i - 1].stream;
-		}
-}
-
 /* The files found, or (a share of a plan, follow_int.h) planned: those
  * keep the plan's order, and get their tails at their turn. */
 static size_t gather(struct follower *fw, struct order **out)
 {
 	size_t n = 0, np = fw->hs.nplanned;
-	struct order *v = xcalloc((np ? np : fw->tt.n) + 1, sizeof *v);
+	struct order *v = xcalloc((np ? np : fw->tt.n + fw->ds.nlisted) + 1,
+				  sizeof *v);
 
 	for (size_t i = 0; i < np; i++, n++) {
 		v[n].p = &fw->hs.planned[i];
@@ -109,6 +163,13 @@ static size_t gather(struct follower *fw, struct order **out)
 		v[n].t = t;
 		place(fw, &v[n++], t->path);
 	}
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; !np && i < fw->ds.nlisted; i++, n++) {
+		v[n].l = &fw->ds.listed[i];
+		v[n].listed = 1;
+		place(fw, &v[n], follow_listed_path(v[n].l, &sb));
+	}
+	sb_free(&sb);
 	*out = v;
 	return n;
 }
@@ -117,6 +178,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 {
 	struct order *v;
 
+	tails_for_listed(fw);
 	follow_skip_copies(fw);
 	size_t n = gather(fw, &v);
 	if (!fw->hs.nplanned) {
@@ -124,8 +186,10 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		follow_group_copies(fw, v, n);
 		/* Pods named by their paths are listed in the plan's order,
 		 * the same in every run, with or without incidents. */
+		struct strbuf sb = STRBUF_INIT;
 		for (size_t i = 0; i < n; i++)
-			model_path_seen(fw->m, v[i].t->path);
+			model_path_seen(fw->m, order_path(&v[i], &sb));
+		sb_free(&sb);
 	}
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
@@ -134,21 +198,19 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 	 * in the history's order, even under --since=now. */
 	size_t k = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (!v[i].t) {		/* planned: no resume point */
+		if (!v[i].t) {	/* planned or listed: no resume point */
 			v[k++] = v[i];
 			continue;
 		}
 		int resumed = follow_resume_tail(fw, v[i].t);
 		if (fw->o.skip_history && !resumed) {
 			tail_skip_to_end(v[i].t);
-			free(v[i].stream);
 			continue;
 		}
 		v[i].t->in_history = 1;
 		v[k++] = v[i];
 	}
 	n = k;
-	share_keys(v, n);
 	fw->hs.v = v;
 	fw->hs.n = n;
 	fw->hs.pos = 0;
@@ -219,6 +281,14 @@ static void stream_end(struct follower *fw)
 		classifier_flush_but(fw->cl, still_written, fw);
 	if (fw->o.on_stream_end)
 		fw->o.on_stream_end(fw->o.ctx);
+	/* --once: the stream's chains are closed, and the paths of its
+	 * files let go (released at their turn's end) go, with the tails
+	 * that still name them. */
+	if (fw->o.once && !fw->o.resume_for && fw->rd.nlet_go) {
+		tailtab_sweep(&fw->tt);
+		fw->rd.nlet_go = 0;
+		model_reap_released_paths(fw->m);
+	}
 }
 
 /* A planned file's tail, at its turn: as if found before the start
@@ -238,6 +308,26 @@ static struct tail *planned_tail(struct follower *fw,
 	return t;
 }
 
+/* A listed file's tail, at its turn: as if it had been made when it was
+ * listed (its host counted then, model_path_seen). */
+static struct tail *listed_tail(struct follower *fw, const struct listed *p)
+{
+	int started = fw->started;
+
+	struct strbuf sb = STRBUF_INIT;
+	const char *path = follow_listed_path(p, &sb);
+
+	fw->started = 0;
+	struct tail *t = follow_add_tail(fw, path, p->root,
+					 follow_unwatched(fw, path));
+	fw->started = started;
+	sb_free(&sb);
+	t->scan_sized = 1;
+	t->scan_size = p->size;
+	model_path_seen_again(fw->m, t->path);
+	return t;
+}
+
 int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
@@ -249,8 +339,9 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 		if (fw->hs.pos > 0 &&
 		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
-		if (o->p) {
-			o->t = planned_tail(fw, o->p);
+		if (o->p) {	/* or o->l: one of them, or neither */
+			o->t = o->listed ? listed_tail(fw, o->l)
+				: planned_tail(fw, o->p);
 			o->p = NULL;
 		}
 		if (o->t) {
@@ -265,8 +356,13 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 			if (fw->hs.v[fw->hs.pos].t) {
 				feeder_flush(t->feeder);
 				feeder_trim(t->feeder);
-				if (follow_let_go(fw, t))
+				if (follow_let_go(fw, t)) {
 					fw->hs.v[fw->hs.pos].t = NULL;
+					/* Its tail's hold on its path (the
+					 * model frees it at the stream's
+					 * end, once nothing holds it). */
+					model_release_path(fw->m, t->path);
+				}
 			}
 		}
 		fw->hs.pos++;
@@ -279,25 +375,59 @@ int follower_history_step(struct follower *fw, unsigned budget_ms)
 	return 0;
 }
 
+/* An order's size, as follower_plan gives it. */
+static unsigned long long planned_size(const struct order *o)
+{
+	struct stat sb;
+
+	if (!o->t)
+		return o->l->size;
+	if (o->t->scan_sized)
+		return o->t->scan_size;
+	return stat(o->t->path, &sb) == 0 ? (unsigned long long)sb.st_size
+					  : 0;
+}
+
+/* The plan's paths are its own, after its entries in the same block (one
+ * free): interned, 200,000 of them would stay in the model for the whole
+ * run.  A reading thread's incidents point at them until the model takes
+ * them (readall.c interns theirs then). */
 size_t follower_plan(const struct follower *fw, struct plan_file **out)
 {
-	struct plan_file *v = xcalloc(fw->hs.n + 1, sizeof *v);
-	size_t stream = 0;
+	struct strbuf path = STRBUF_INIT;
+	size_t n = fw->hs.n, chars = 0, stream = 0;
 
-	for (size_t i = 0; i < fw->hs.n; i++) {
+	for (size_t i = 0; i < n; i++)
+		chars += strlen(order_path(&fw->hs.v[i], &path)) + 1;
+	struct plan_file *v = xcalloc(1, (n + 1) * sizeof *v + chars);
+	char *at = (char *)(v + n + 1);
+	for (size_t i = 0; i < n; i++) {
 		const struct order *o = &fw->hs.v[i];
-		struct stat sb;
 		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
 			stream++;
-		v[i].path = o->t->path;
-		v[i].root = o->t->root;
-		v[i].stream = stream;
-		v[i].size = o->t->scan_sized ? o->t->scan_size
-			    : stat(o->t->path, &sb) == 0
-			    ? (unsigned long long)sb.st_size : 0;
+		const char *p = order_path(o, &path);
+		size_t len = strlen(p) + 1;
+		memcpy(at, p, len);
+		v[i] = (struct plan_file){ at, o->t ? o->t->root : o->l->root,
+					   stream, planned_size(o) };
+		at += len;
 	}
+	sb_free(&path);
 	*out = v;
-	return fw->hs.n;
+	return n;
+}
+
+void follower_plan_totals(const struct follower *fw, size_t *nstreams,
+			  unsigned long long *bytes)
+{
+	*nstreams = 0;
+	*bytes = 0;
+	for (size_t i = 0; i < fw->hs.n; i++) {
+		const struct order *o = &fw->hs.v[i];
+		if (!i || strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
+			++*nstreams;
+		*bytes += planned_size(o);
+	}
 }
 
 int follower_reading_history(const struct follower *fw)

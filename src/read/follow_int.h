@@ -15,14 +15,19 @@
  *   follow_packed.c   compressed files and archives, read once, whole
  *   follow_resume.c   resume points, and files gone that may come back (gs)
  *   follow_tailtab.c  the table of followed files by path (tt)
+ *   follow_listing.c  --once: files listed before the start, with no tail
+ *                     yet (ds.listed); dir/name (follow_join)
  *
  * A lower layer that must tell a higher one does so through a function
  * the top sets (rd.on_drop), as the classifier does through emit. */
 #ifndef PLOGTOP_FOLLOW_INT_H
 #define PLOGTOP_FOLLOW_INT_H
 
+#include <string.h>
+
 #include "classifier.h"
 #include "follow.h"
+#include "htab.h"
 #include "tail.h"
 
 #define TAIL_BUCKETS 16384
@@ -176,6 +181,14 @@ struct dir {
 
 #define DIR_BUCKETS 4096
 
+/* --once's listing (ds.listed): a file with no tail until its turn. */
+struct listed {
+	const char *name;	/* in the listing's names */
+	const char *dir;	/* its directory's path (the dir's) */
+	unsigned long long size;	/* when it was listed */
+	size_t root;
+};
+
 struct named {
 	char *path;
 	size_t root;
@@ -193,11 +206,32 @@ struct dirset {
 	size_t nwatches;
 	size_t nunwatched;	/* live directories inotify does not cover */
 	int warned_watches, warned_remote;
+	/* --once: regular files listed in a tree, with no tail until their
+	 * turn in the history (follow_list_file). */
+	struct listed *listed;
+	size_t nlisted, caplisted;
+	struct name_block *names;	/* their names, end to end */
 };
 
 #define WATCH_MASK (IN_CREATE | IN_MODIFY | IN_CLOSE_WRITE | IN_MOVED_TO | \
 		    IN_MOVED_FROM | IN_DELETE | IN_DELETE_SELF | IN_MOVE_SELF | \
 		    IN_ATTRIB | IN_ONLYDIR)
+
+/* --once, before the start: whether a tree's regular file named name is
+ * listed without a tail (not when it may be a compressed copy, an
+ * archive, or a file with a resume point). */
+int follow_may_list(const struct follower *fw, const char *name);
+/* Lists it (in the directory dir, alive until the follower ends, with
+ * its root and size). */
+void follow_list_file(struct follower *fw, const char *dir,
+		      const char *name, size_t root, unsigned long long size);
+/* A file named alone that the listing holds: taken out of it (into
+ * out), to be a tail as it would have been (1); else 0. */
+int follow_unlist(struct follower *fw, const char *path, struct listed *out);
+/* A listed file's path, made in sb. */
+const char *follow_listed_path(const struct listed *l, struct strbuf *sb);
+/* The listing goes (its files read, or made tails). */
+void follow_free_listing(struct follower *fw);
 
 /* The directory part of path ("." or "/" at the top). */
 char *follow_dir_of(const char *path);
@@ -245,12 +279,17 @@ struct planned {
 	size_t root;
 };
 
+
 struct order {
 	struct tail *t;
-	const struct planned *p;	/* or the planned file to open */
-	char *stream;		/* files of one stream share it */
+	union {		/* or the file to open: */
+		const struct planned *p;	/* planned (listed 0) */
+		const struct listed *l;		/* listed (listed 1) */
+	};
+	const char *stream;	/* files of one stream share it (hs.keys) */
 	unsigned long long stamp;
 	int captured;		/* not of the plog family: read after */
+	unsigned char listed;
 };
 
 struct history {
@@ -262,7 +301,26 @@ struct history {
 	 * share of --once's plan must keep its order). */
 	struct planned *planned;
 	size_t nplanned;
+	/* The streams' keys (order.stream), one copy of each. */
+	struct htab keys;
 };
+
+/* A planned or listed file's path, its tail made or not (a listed
+ * file's is made in sb), and its name. */
+static inline const char *order_path(const struct order *o,
+				     struct strbuf *sb)
+{
+	return o->t ? o->t->path : o->listed ? follow_listed_path(o->l, sb)
+		     : o->p->path;
+}
+
+static inline const char *order_name(const struct order *o)
+{
+	if (!o->t && o->listed)
+		return o->l->name;
+	const char *p = order_path(o, NULL), *b = strrchr(p, '/');
+	return b ? b + 1 : p;
+}
 
 /* A tail about to be freed: no longer in the history (rd.on_drop). */
 void follow_history_forget(struct follower *fw, struct tail *t);

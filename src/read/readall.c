@@ -11,6 +11,7 @@
 #include "config.h"
 
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -288,7 +289,20 @@ static struct item dequeue(struct worker *w)
  * and so are the next incident's: the last path looked up is kept. */
 struct adopted {
 	const char *from, *to;
+	const struct share *sh;
 };
+
+/* Whether path is one of the plan's own (follower_plan: after its
+ * entries, in order): a file the finder listed, and counted for the host
+ * its path names then. */
+static int plan_path(const struct share *sh, const char *path)
+{
+	if (!sh->nplan)
+		return 0;
+	uintptr_t p = (uintptr_t)path;
+	return p >= (uintptr_t)(sh->plan + sh->nplan + 1) &&
+	       p <= (uintptr_t)sh->plan[sh->nplan - 1].path;
+}
 
 static const char *adopt_path(struct model *m, struct adopted *a,
 			      const char *path)
@@ -296,6 +310,8 @@ static const char *adopt_path(struct model *m, struct adopted *a,
 	if (path != a->from) {
 		a->from = path;
 		a->to = model_intern(m, path);
+		if (plan_path(a->sh, path))
+			model_path_seen_again(m, a->to);
 	}
 	return a->to;
 }
@@ -336,7 +352,7 @@ static void render_again(const struct read_view *view, struct item *it)
 static void add_stream(struct model *m, struct worker *w,
 		       const struct read_view *view)
 {
-	struct adopted a = { NULL, NULL };
+	struct adopted a = { NULL, NULL, w->sh };
 
 	for (;;) {
 		struct item it = dequeue(w);
@@ -530,16 +546,16 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		return rc;
 	}
 	follower_start(fw, monotonic_ms());
-	struct plan_file *plan;
-	size_t nplan = follower_plan(fw, &plan);
-	unsigned long long bytes = 0;
-	for (size_t i = 0; i < nplan; i++)
-		bytes += plan[i].size;
-	size_t nstreams = nplan ? plan[nplan - 1].stream + 1 : 0;
+	struct plan_file *plan = NULL;
+	size_t nstreams;
+	unsigned long long bytes;
+	/* One thread reads without a plan: it holds a path per file. */
+	follower_plan_totals(fw, &nstreams, &bytes);
 	size_t nw = stdin_named || rr ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
-		/* The plan's paths are the model's: the finder's files can
-		 * go, and their memory with them, before the workers start. */
+		size_t nplan = follower_plan(fw, &plan);
+		/* The plan holds its paths: the finder's files can go, and
+		 * their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
 		rc = read_parallel(o, m, view, plan, nplan, nstreams, nw, err);
