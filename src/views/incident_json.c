@@ -22,17 +22,16 @@ static void kv_wire(struct strbuf *sb, const char *key, const char *value)
 	json_member_max(sb, key, value, WIRE_STRING_MAX);
 }
 
+/* text: the caller's, for summary and fix (an allocation less each). */
 static void render_text(struct strbuf *sb, const char *key,
-			const struct incident *inc, const struct catalog *cat)
+			const struct incident *inc, const struct catalog *cat,
+			struct strbuf *text)
 {
-	struct strbuf text = STRBUF_INIT;
-
-	sb_grow(&text, 1024);
+	sb_reset(text);
 	if (cat)
-		catalog_render(cat, key, inc, &text);
+		catalog_render(cat, key, inc, text);
 	json_key(sb, key);
-	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
-	sb_free(&text);
+	json_text_max(sb, sb_str(text), WIRE_STRING_MAX);
 }
 
 /* "key": N or null, and "key_from": "lines", "process" or null. */
@@ -194,14 +193,17 @@ void incident_json_opt(struct strbuf *sb, const struct incident *inc,
 	sb_adds(sb, "}, ");
 	json_member(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
 	sb_adds(sb, ", ");
-	render_text(sb, "summary", inc, cat);
+	struct strbuf text = STRBUF_INIT;
+	sb_grow(&text, 1024);
+	render_text(sb, "summary", inc, cat, &text);
 	if (flags & INCIDENT_JSON_NO_FIX) {
 		sb_adds(sb, ", \"fix\": null}");
-		return;
+	} else {
+		sb_adds(sb, ", ");
+		render_text(sb, "fix", inc, cat, &text);
+		sb_adds(sb, "}");
 	}
-	sb_adds(sb, ", ");
-	render_text(sb, "fix", inc, cat);
-	sb_adds(sb, "}");
+	sb_free(&text);
 }
 
 /* ---- reading: what another plogtop wrote, as hostile input ---- */
