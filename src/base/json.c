@@ -138,14 +138,16 @@ void json_text_max(struct strbuf *out, const char *s, size_t max)
 			p += run - 1;
 			continue;
 		}
-		if (*p == '"' || *p == '\\')
-			sb_addf(out, "\\%c", *p);
-		else if (*p == '\n')
-			sb_adds(out, "\\n");
-		else if (*p < 0x20)
-			sb_addf(out, "\\u%04x", *p);
-		else
+		if (*p == '"' || *p == '\\') {
+			sb_addc(out, '\\');
 			sb_addc(out, (char)*p);
+		} else if (*p == '\n') {
+			sb_adds(out, "\\n");
+		} else if (*p < 0x20) {
+			sb_addf(out, "\\u%04x", *p);
+		} else {
+			sb_addc(out, (char)*p);
+		}
 	}
 	if (end < len && max >= sizeof CUT_MARK - 1)
 		sb_adds(out, CUT_MARK);
@@ -177,10 +179,35 @@ void json_member_max(struct strbuf *out, const char *key, const char *value,
 	json_string_max(out, value, strlen(value), max);
 }
 
+/* As "%ld" writes it, without printf: a few per incident, and printf
+ * was a fair part of rendering one. */
+void json_long(struct strbuf *out, long v)
+{
+	char buf[24], *p = buf + sizeof buf;
+	unsigned long u = v < 0 ? -(unsigned long)v : (unsigned long)v;
+
+	do
+		*--p = (char)('0' + u % 10);
+	while (u /= 10);
+	if (v < 0)
+		*--p = '-';
+	sb_add(out, p, (size_t)(buf + sizeof buf - p));
+}
+
+void json_ulong(struct strbuf *out, unsigned long v)
+{
+	char buf[24], *p = buf + sizeof buf;
+
+	do
+		*--p = (char)('0' + v % 10);
+	while (v /= 10);
+	sb_add(out, p, (size_t)(buf + sizeof buf - p));
+}
+
 void json_id(struct strbuf *out, long id)
 {
 	if (id)
-		sb_addf(out, "%ld", id);
+		json_long(out, id);
 	else
 		sb_adds(out, "null");
 }
@@ -190,7 +217,7 @@ void json_more_count(struct strbuf *out, const char *key, long n)
 	sb_adds(out, ", ");
 	json_key(out, key);
 	if (n >= 0)
-		sb_addf(out, "%ld", n);
+		json_long(out, n);
 	else
 		sb_adds(out, "null");
 }

@@ -31,6 +31,9 @@ void json_member_max(struct strbuf *out, const char *key, const char *value,
 		     size_t max);
 /* A process or thread id: the number, or null for 0 (the log did not
  * say). */
+/* A decimal integer, as "%ld" / "%lu" write it. */
+void json_long(struct strbuf *out, long v);
+void json_ulong(struct strbuf *out, unsigned long v);
 void json_id(struct strbuf *out, long id);
 /* ", \"key\": N", or null for a negative N (not known). */
 void json_more_count(struct strbuf *out, const char *key, long n);

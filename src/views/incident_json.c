@@ -34,6 +34,15 @@ static void render_text(struct strbuf *sb, const char *key,
 	json_text_max(sb, sb_str(text), WIRE_STRING_MAX);
 }
 
+/* "s", for text that needs no escape (printf was a fair part of an
+ * incident's rendering). */
+static void quoted(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	sb_adds(sb, s);
+	sb_addc(sb, '"');
+}
+
 /* "key": N or null, and "key_from": "lines", "process" or null. */
 static void ident_part(struct strbuf *sb, const char *key,
 		       const char *from_key, int known, long v,
@@ -41,13 +50,14 @@ static void ident_part(struct strbuf *sb, const char *key,
 {
 	sb_adds(sb, ", ");
 	json_key(sb, key);
-	if (known)
-		sb_addf(sb, "%ld, ", v);
-	else
+	if (known) {
+		json_long(sb, v);
+		sb_adds(sb, ", ");
+	} else
 		sb_adds(sb, "null, ");
 	json_key(sb, from_key);
 	if (known && ident_from_name(from))
-		sb_addf(sb, "\"%s\"", ident_from_name(from));
+		quoted(sb, ident_from_name(from));
 	else
 		sb_adds(sb, "null");
 }
@@ -117,7 +127,7 @@ static void utc_part(struct strbuf *sb, const char *key, logtime_t t,
 		return;
 	}
 	logtime_utc_iso(t, off, iso);
-	sb_addf(sb, "\"%s\"", iso);
+	quoted(sb, iso);
 }
 
 /* The UTC times and the offset of first_seen: the host's that read the
@@ -134,7 +144,7 @@ static void zone_part(struct strbuf *sb, const struct incident *inc)
 	sb_adds(sb, ", \"utc_offset\": ");
 	if (kf && inc->first != LOGTIME_UNKNOWN) {
 		logtime_offset_str(of, off);
-		sb_addf(sb, "\"%s\"", off);
+		quoted(sb, off);
 	} else {
 		sb_adds(sb, "null");
 	}
@@ -184,8 +194,11 @@ void incident_json_opt(struct strbuf *sb, const struct incident *inc,
 	zone_part(sb, inc);
 	sb_adds(sb, ", ");
 	kv_wire(sb, "file", inc->file);
-	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
-		inc->line, inc->nlines);
+	sb_adds(sb, ", \"line\": ");
+	json_ulong(sb, inc->line);
+	sb_adds(sb, ", \"lines\": ");
+	json_ulong(sb, inc->nlines);
+	sb_adds(sb, ", \"fields\": {");
 	fields_part(sb, inc, start);
 	/* The language of summary and fix (keys, codes, resources and
 	 * causes are English always). */
