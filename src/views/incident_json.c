@@ -136,7 +136,18 @@ static void zone_part(struct strbuf *sb, const struct incident *inc)
 {
 	long of = inc->off_first, ol = inc->off_last;
 	int kf = inc->has_offsets || logtime_utc_offset(inc->first, &of) == 0;
-	int kl = inc->has_offsets || logtime_utc_offset(inc->last, &ol) == 0;
+	int kl;
+	/* The offset is the zone's at that second: a chain's lines are
+	 * mostly of one second, and each look-up is five localtime_r. */
+	if (!inc->has_offsets && inc->first != LOGTIME_UNKNOWN &&
+	    inc->last != LOGTIME_UNKNOWN &&
+	    inc->first / 1000000 == inc->last / 1000000) {
+		kl = kf;
+		ol = of;
+	} else {
+		kl = inc->has_offsets ||
+		     logtime_utc_offset(inc->last, &ol) == 0;
+	}
 	char off[LOGTIME_OFFSET_LEN];
 
 	utc_part(sb, "first_seen_utc", inc->first, kf, of);
