@@ -1,10 +1,12 @@
 #include "config.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "json.h"
 #include "sanitize.h"
+#include "xalloc.h"
 
 /* Printable ASCII with no quote or backslash: the sanitiser would leave
  * it as it is and JSON needs no escape (most strings are such). */
@@ -152,6 +154,91 @@ void json_text_max(struct strbuf *out, const char *s, size_t max)
 	if (end < len && max >= sizeof CUT_MARK - 1)
 		sb_adds(out, CUT_MARK);
 	sb_addc(out, '"');
+}
+
+/* The extra bytes json_text_max's escape of a byte takes: \" \\ \n,
+ * \u00XX for the other control bytes (NUL included: a C string ends
+ * there, and json_text_tail hands the text to json_text_max then). */
+static const unsigned char escape_extra_of[256] = {
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 1, 5, 5, 5, 5, 5,
+	5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5, 5,
+	['"'] = 1, ['\\'] = 1,
+};
+
+static size_t escape_extra(unsigned char c)
+{
+	return escape_extra_of[c];
+}
+
+/* The escape of c, escape_extra(c) + 1 bytes, at d. */
+static void put_escape(char *d, unsigned char c)
+{
+	static const char hex[] = "0123456789abcdef";
+
+	d[0] = '\\';
+	if (c == '"' || c == '\\' || c == '\n') {
+		d[1] = c == '\n' ? 'n' : (char)c;
+		return;
+	}
+	memcpy(d + 1, "u00", 3);
+	d[4] = hex[c >> 4];
+	d[5] = hex[c & 15];
+}
+
+#define TAIL_ESCAPES 64
+
+/* The text at buf + from (n bytes, its escapes at pos[0..np)) made a
+ * JSON string where it lies (extra more bytes, and its quotes): the
+ * runs between escapes moved back to front, so that none is
+ * overwritten before it moved. */
+static void escape_back(char *buf, size_t from, size_t n, size_t extra,
+			const size_t *pos, size_t np)
+{
+	size_t end = n;
+
+	for (size_t k = np; k-- > 0;) {
+		size_t p = pos[k];
+		unsigned char c = (unsigned char)buf[from + p];
+		memmove(buf + from + 1 + p + 1 + extra, buf + from + p + 1,
+			end - p - 1);
+		extra -= escape_extra(c);
+		put_escape(buf + from + 1 + p + extra, c);
+		end = p;
+	}
+	memmove(buf + from + 1, buf + from, end);
+	buf[from] = '"';
+}
+
+void json_text_tail(struct strbuf *out, size_t from, size_t max)
+{
+	size_t n = out->len - from, extra = 0, np = 0;
+	size_t pos[TAIL_ESCAPES];
+	const unsigned char *t = (const unsigned char *)out->buf + from;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t e = escape_extra(t[i]);
+		if (e) {
+			if (np < TAIL_ESCAPES)
+				pos[np] = i;
+			np++;
+			extra += e;
+		}
+	}
+	if (n > max || np > TAIL_ESCAPES || memchr(t, '\0', n)) {
+		/* Cut, many escapes, or a NUL: json_text_max's way, from a
+		 * copy. */
+		char *copy = xstrndup(out->buf + from, n);
+		out->len = from;
+		out->buf[from] = '\0';
+		json_text_max(out, copy, max);
+		free(copy);
+		return;
+	}
+	sb_grow(out, extra + 2);
+	escape_back(out->buf, from, n, extra, pos, np);
+	out->len += extra + 2;
+	out->buf[out->len - 1] = '"';
+	out->buf[out->len] = '\0';
 }
 
 void json_text(struct strbuf *out, const char *s)

@@ -22,16 +22,16 @@ static void kv_wire(struct strbuf *sb, const char *key, const char *value)
 	json_member_max(sb, key, value, WIRE_STRING_MAX);
 }
 
-/* text: the caller's, for summary and fix (an allocation less each). */
+/* Rendered in sb itself, then escaped in place: a buffer of its own was
+ * two large allocations per incident. */
 static void render_text(struct strbuf *sb, const char *key,
-			const struct incident *inc, const struct catalog *cat,
-			struct strbuf *text)
+			const struct incident *inc, const struct catalog *cat)
 {
-	sb_reset(text);
-	if (cat)
-		catalog_render(cat, key, inc, text);
 	json_key(sb, key);
-	json_text_max(sb, sb_str(text), WIRE_STRING_MAX);
+	size_t from = sb->len;
+	if (cat)
+		catalog_render(cat, key, inc, sb);
+	json_text_tail(sb, from, WIRE_STRING_MAX);
 }
 
 /* "s", for text that needs no escape (printf was a fair part of an
@@ -217,17 +217,14 @@ void incident_json_opt(struct strbuf *sb, const struct incident *inc,
 	sb_adds(sb, "}, ");
 	json_member(sb, "lang", cat ? catalog_lang(cat) : i18n_lang(lang));
 	sb_adds(sb, ", ");
-	struct strbuf text = STRBUF_INIT;
-	sb_grow(&text, 1024);
-	render_text(sb, "summary", inc, cat, &text);
+	render_text(sb, "summary", inc, cat);
 	if (flags & INCIDENT_JSON_NO_FIX) {
 		sb_adds(sb, ", \"fix\": null}");
-	} else {
-		sb_adds(sb, ", ");
-		render_text(sb, "fix", inc, cat, &text);
-		sb_adds(sb, "}");
+		return;
 	}
-	sb_free(&text);
+	sb_adds(sb, ", ");
+	render_text(sb, "fix", inc, cat);
+	sb_adds(sb, "}");
 }
 
 /* ---- reading: what another plogtop wrote, as hostile input ---- */
