@@ -367,6 +367,10 @@ static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = only ? only[k] : k;
+		/* Most of a line's rules are not candidates: told without
+		 * reading the rule. */
+		if (how == PICK_LINE && rs->prefilter && !rs->cand[i])
+			continue;
 		struct rule *r = rs->rules[i];
 		if (!picked(rs, i, how, role, level) ||
 		    !rs_exec(rs, r, text, len, 0, 0))
