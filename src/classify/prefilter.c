@@ -109,6 +109,27 @@ static int equal_folded(const char *text, const char *lit, size_t n)
 	return 1;
 }
 
+int prefilter_lists_pattern(const char *pattern, const char *text,
+			    size_t len)
+{
+	struct litset set = { 0 };
+	int found = 0;
+
+	if (!pattern_literals(pattern, &set))
+		return 1;
+	for (size_t k = 0; k < set.n && !found; k++) {
+		char *lit = set.v[k];
+		size_t n = strlen(lit);
+		for (size_t j = 0; j < n; j++)
+			lit[j] = (char)fold((unsigned char)lit[j]);
+		/* The positions prefilter_scan looks at. */
+		for (size_t i = 0; i + LITERAL_MIN <= len && !found; i++)
+			found = n <= len - i && equal_folded(text + i, lit, n);
+	}
+	litset_free(&set);
+	return found;
+}
+
 /* Positions a folded copy covers at a time (on the stack). */
 #define SCAN_CHUNK 1024
 
