@@ -1,6 +1,9 @@
 #include "config.h"
 
 #include <stdint.h>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
 #include <stdlib.h>
 #include <string.h>
 
@@ -215,7 +218,27 @@ void json_text_tail(struct strbuf *out, size_t from, size_t max)
 	size_t pos[TAIL_ESCAPES];
 	const unsigned char *t = (const unsigned char *)out->buf + from;
 
-	for (size_t i = 0; i < n; i++) {
+	size_t i = 0;
+#if defined(__SSE2__)
+	/* Sixteen bytes at a time: most hold no byte to escape. */
+	const __m128i c1f = _mm_set1_epi8(0x1f), q = _mm_set1_epi8('"'),
+		      bs = _mm_set1_epi8('\\');
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+		__m128i ctl = _mm_cmpeq_epi8(_mm_min_epu8(v, c1f), v);
+		unsigned m = (unsigned)_mm_movemask_epi8(_mm_or_si128(ctl,
+				_mm_or_si128(_mm_cmpeq_epi8(v, q),
+					     _mm_cmpeq_epi8(v, bs))));
+		for (; m; m &= m - 1) {
+			size_t at = i + (size_t)__builtin_ctz(m);
+			if (np < TAIL_ESCAPES)
+				pos[np] = at;
+			np++;
+			extra += escape_extra(t[at]);
+		}
+	}
+#endif
+	for (; i < n; i++) {
 		size_t e = escape_extra(t[i]);
 		if (e) {
 			if (np < TAIL_ESCAPES)
