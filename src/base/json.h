@@ -18,6 +18,9 @@ void json_string_max(struct strbuf *out, const char *s, size_t n,
  * when it was put in (catalog renderings): line breaks stay line breaks. */
 void json_text(struct strbuf *out, const char *s);
 void json_text_max(struct strbuf *out, const char *s, size_t max);
+/* json_text_max of the text out holds from byte from to its end, in its
+ * place: the text is rendered into out, with no buffer of its own. */
+void json_text_tail(struct strbuf *out, size_t from, size_t max);
 /* A log time as an ISO 8601 string, or null when unknown. */
 void json_time(struct strbuf *out, logtime_t t);
 
@@ -31,6 +34,9 @@ void json_member_max(struct strbuf *out, const char *key, const char *value,
 		     size_t max);
 /* A process or thread id: the number, or null for 0 (the log did not
  * say). */
+/* A decimal integer, as "%ld" / "%lu" write it. */
+void json_long(struct strbuf *out, long v);
+void json_ulong(struct strbuf *out, unsigned long v);
 void json_id(struct strbuf *out, long id);
 /* ", \"key\": N", or null for a negative N (not known). */
 void json_more_count(struct strbuf *out, const char *key, long n);

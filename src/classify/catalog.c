@@ -47,9 +47,12 @@ void catalog_free(struct catalog *cat)
 static const char *lookup(const struct catalog *cat, const char *section,
 			  const char *key)
 {
+	/* The key's first byte first: loading the index looks up each
+	 * class's keys in every entry, and most entries are of other keys. */
 	for (size_t i = 0; i < cat->n; i++)
-		if (strcmp(cat->v[i].section, section) == 0 &&
-		    strcmp(cat->v[i].key, key) == 0)
+		if (cat->v[i].key[0] == key[0] &&
+		    strcmp(cat->v[i].key, key) == 0 &&
+		    strcmp(cat->v[i].section, section) == 0)
 			return cat->v[i].text;
 	return NULL;
 }

@@ -9,10 +9,15 @@
 const char *incident_field_n(const struct incident *inc, const char *key,
 			     size_t len)
 {
-	for (size_t i = 0; i < inc->nfields; i++)
-		if (strncmp(inc->fields[i].key, key, len) == 0 &&
-		    !inc->fields[i].key[len])
+	/* The first byte first: a dozen fields are looked up for each
+	 * field a chain captures, and most differ there. */
+	for (size_t i = 0; i < inc->nfields; i++) {
+		const char *k = inc->fields[i].key;
+		if (len && k[0] != key[0])
+			continue;
+		if (strncmp(k, key, len) == 0 && !k[len])
 			return inc->fields[i].value;
+	}
 	return NULL;
 }
 
@@ -46,8 +51,14 @@ void incident_set_field(struct incident *inc, const char *key,
 			return;
 		}
 	}
-	inc->fields = xrealloc(inc->fields,
-			       (inc->nfields + 1) * sizeof *inc->fields);
+	/* The room is 4, then the next power of two of nfields (no
+	 * capacity is kept: only this function adds a field, and
+	 * incident_drop_fields empties it): a realloc per field was much
+	 * of a chain's cost. */
+	size_t n = inc->nfields;
+	if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))
+		inc->fields = xrealloc(inc->fields, (n ? 2 * n : 4) *
+				       sizeof *inc->fields);
 	inc->fields[inc->nfields++] = make_field(key, value, len);
 }
 

@@ -4,6 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+
 #include "literals.h"
 #include "prefilter.h"
 #include "xalloc.h"
@@ -34,12 +38,17 @@ static uint32_t hash4(uint32_t k)
 	return (k * 2654435761u) >> 16;
 }
 
+/* Four bytes, case folded, as prefilter_scan loads them from its folded
+ * copy (in the machine's byte order). */
 static uint32_t key4(const char *s)
 {
-	return (uint32_t)fold((unsigned char)s[0]) << 24 |
-	       (uint32_t)fold((unsigned char)s[1]) << 16 |
-	       (uint32_t)fold((unsigned char)s[2]) << 8 |
-	       (uint32_t)fold((unsigned char)s[3]);
+	unsigned char b[4];
+	uint32_t k;
+
+	for (int i = 0; i < 4; i++)
+		b[i] = fold((unsigned char)s[i]);
+	memcpy(&k, b, 4);
+	return k;
 }
 
 struct prefilter *prefilter_new(size_t nrules)
@@ -100,22 +109,77 @@ static int equal_folded(const char *text, const char *lit, size_t n)
 	return 1;
 }
 
+int prefilter_lists_pattern(const char *pattern, const char *text,
+			    size_t len)
+{
+	struct litset set = { 0 };
+	int found = 0;
+
+	if (!pattern_literals(pattern, &set))
+		return 1;
+	for (size_t k = 0; k < set.n && !found; k++) {
+		char *lit = set.v[k];
+		size_t n = strlen(lit);
+		for (size_t j = 0; j < n; j++)
+			lit[j] = (char)fold((unsigned char)lit[j]);
+		/* The positions prefilter_scan looks at. */
+		for (size_t i = 0; i + LITERAL_MIN <= len && !found; i++)
+			found = n <= len - i && equal_folded(text + i, lit, n);
+	}
+	litset_free(&set);
+	return found;
+}
+
+/* Positions a folded copy covers at a time (on the stack). */
+#define SCAN_CHUNK 1024
+
+/* n bytes of s, case folded (fold()), into d: sixteen at a time. */
+static void fold_block(unsigned char *d, const char *s, size_t n)
+{
+	size_t i = 0;
+#if defined(__SSE2__)
+	const __m128i a1 = _mm_set1_epi8('A' - 1), z1 = _mm_set1_epi8('Z' + 1);
+	const __m128i bit = _mm_set1_epi8(0x20);
+	for (; i + 16 <= n; i += 16) {
+		__m128i v = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+		/* Signed compares: bytes from 0x80 are below 'A'. */
+		__m128i up = _mm_and_si128(_mm_cmpgt_epi8(v, a1),
+					   _mm_cmplt_epi8(v, z1));
+		_mm_storeu_si128((__m128i *)(void *)(d + i),
+				 _mm_add_epi8(v, _mm_and_si128(up, bit)));
+	}
+#endif
+	for (; i < n; i++)
+		d[i] = fold((unsigned char)s[i]);
+}
+
+/* The text is folded a chunk at a time, so that each position costs a
+ * load, a hash and a bit test (folding and shifting the key byte by
+ * byte was twice that: this is every ERROR line's first cost). */
 void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 		    unsigned char *cand)
 {
+	unsigned char low[SCAN_CHUNK + LITERAL_MIN - 1];
+
 	memcpy(cand, pf->always, pf->nrules);
-	if (len < LITERAL_MIN)
-		return;
-	uint32_t k = key4(text) >> 8;
-	for (size_t i = 0; i + LITERAL_MIN <= len; i++) {
-		k = k << 8 | fold((unsigned char)text[i + 3]);
-		uint32_t h = hash4(k);
-		if (!(pf->seen[h / 64] >> (h % 64) & 1))
-			continue;
-		for (const struct lit *l = pf->slot[h % SLOTS]; l; l = l->next)
-			if (!cand[l->rule] && l->len <= len - i &&
-			    equal_folded(text + i, l->s, l->len))
-				cand[l->rule] = 1;
+	for (size_t at = 0; at + LITERAL_MIN <= len;) {
+		size_t n = len - at < sizeof low ? len - at : sizeof low;
+		size_t npos = n - (LITERAL_MIN - 1);
+		fold_block(low, text + at, n);
+		for (size_t j = 0; j < npos; j++) {
+			uint32_t k;
+			memcpy(&k, low + j, 4);
+			uint32_t h = hash4(k);
+			if (!(pf->seen[h / 64] >> (h % 64) & 1))
+				continue;
+			size_t i = at + j;
+			for (const struct lit *l = pf->slot[h % SLOTS]; l;
+			     l = l->next)
+				if (!cand[l->rule] && l->len <= len - i &&
+				    equal_folded(text + i, l->s, l->len))
+					cand[l->rule] = 1;
+		}
+		at += npos;
 	}
 }
 
@@ -227,8 +291,6 @@ size_t anylit_count(const struct anylit *a)
 }
 
 #if defined(__SSE2__)
-#include <emmintrin.h>
-
 /* Whether a literal starts at one of the sixteen positions of t (whose
  * bytes are readable that far and a literal's length on): those whose
  * byte is the literal's first and whose byte len-1 on is its last,

@@ -20,6 +20,10 @@ int prefilter_add(struct prefilter *pf, size_t rule, const char *pattern);
  * (0). */
 void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 		    unsigned char *cand);
+/* Whether prefilter_scan would list a rule of this pattern for text
+ * (without a prefilter of its own: a rule's samples are checked so). */
+int prefilter_lists_pattern(const char *pattern, const char *text,
+			    size_t len);
 
 /* A quicker test of a few literals, compared with case: whether text
  * holds any of them.  For the fact rules, tried on every INFO line of

@@ -173,8 +173,19 @@ int rule_exec(const pcre2_code *re, const char *text, size_t len,
 static int rs_exec(struct ruleset *rs, const struct rule *r, const char *text,
 		   size_t len, size_t start, uint32_t options)
 {
-	int rc = rule_exec(r->re, text, len, start, options, rs->md, rs->mctx);
+	int rc;
 
+	/* pcre2_match would call it too, after checks that cost as much as
+	 * a failed match of a JIT pattern (it runs ANCHORED itself). */
+	if (r->jit && !options) {
+		rc = pcre2_jit_match(r->re, (PCRE2_SPTR)text, len, start, 0,
+				     rs->md, rs->mctx);
+		rc = rc >= 0 ? 1 : rc == PCRE2_ERROR_NOMATCH ||
+				   rc == PCRE2_ERROR_PARTIAL ? 0 : -1;
+	} else {
+		rc = rule_exec(r->re, text, len, start, options, rs->md,
+			       rs->mctx);
+	}
 	if (rc < 0)
 		rs->limit_hits++;
 	return rc > 0;
@@ -290,6 +301,9 @@ static void build_prefilters(struct ruleset *rs)
 void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n)
 {
 	for (size_t i = 0; i < n; i++) {
+		size_t jitsize = 0;
+		pcre2_pattern_info(rules[i]->re, PCRE2_INFO_JITSIZE, &jitsize);
+		rules[i]->jit = jitsize > 0;
 		grow_match_data(rs, rules[i]);
 		install(rs, rules[i]);
 	}
@@ -353,6 +367,10 @@ static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 
 	for (size_t k = 0; k < n; k++) {
 		size_t i = only ? only[k] : k;
+		/* Most of a line's rules are not candidates: told without
+		 * reading the rule. */
+		if (how == PICK_LINE && rs->prefilter && !rs->cand[i])
+			continue;
 		struct rule *r = rs->rules[i];
 		if (!picked(rs, i, how, role, level) ||
 		    !rs_exec(rs, r, text, len, 0, 0))

@@ -45,6 +45,7 @@ struct rule {
 	char *name;
 	char *pattern;
 	pcre2_code *re;
+	int jit;	/* JIT-compiled: pcre2_jit_match runs it (ruleset_install) */
 	unsigned levels;
 	char *file;
 	unsigned long line;

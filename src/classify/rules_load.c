@@ -272,12 +272,9 @@ static int prefilter_lists(const struct rule *r, const char *text,
 {
 	if (r->stage == STAGE_FIELDS || r->info.role == ROLE_PREFIX)
 		return 1;
-	struct prefilter *pf = prefilter_new(1);
-	unsigned char cand = 0;
-	prefilter_add(pf, 0, r->pattern);
-	prefilter_scan(pf, text, len, &cand);
-	prefilter_free(pf);
-	return cand;
+	/* Not a prefilter of its own: its 40 KiB, cleared and freed for
+	 * each sample, were a fifth of loading the rules (per thread). */
+	return prefilter_lists_pattern(r->pattern, text, len);
 }
 
 /* Whether a fact rule's modules take the sample's record. */

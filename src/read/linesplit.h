@@ -34,6 +34,7 @@ struct linesplit {
 	 * unfinished line kept in carry. */
 	unsigned long long pos, line_start, carry_start;
 	const char *feed_buf;	/* the buffer being fed, while it is */
+	int avx2;		/* the CPU has AVX2: the skip loop uses it */
 };
 
 void linesplit_init(struct linesplit *ls, line_fn fn, void *ctx);

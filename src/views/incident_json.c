@@ -22,17 +22,25 @@ static void kv_wire(struct strbuf *sb, const char *key, const char *value)
 	json_member_max(sb, key, value, WIRE_STRING_MAX);
 }
 
+/* Rendered in sb itself, then escaped in place: a buffer of its own was
+ * two large allocations per incident. */
 static void render_text(struct strbuf *sb, const char *key,
 			const struct incident *inc, const struct catalog *cat)
 {
-	struct strbuf text = STRBUF_INIT;
-
-	sb_grow(&text, 1024);
-	if (cat)
-		catalog_render(cat, key, inc, &text);
 	json_key(sb, key);
-	json_text_max(sb, sb_str(&text), WIRE_STRING_MAX);
-	sb_free(&text);
+	size_t from = sb->len;
+	if (cat)
+		catalog_render(cat, key, inc, sb);
+	json_text_tail(sb, from, WIRE_STRING_MAX);
+}
+
+/* "s", for text that needs no escape (printf was a fair part of an
+ * incident's rendering). */
+static void quoted(struct strbuf *sb, const char *s)
+{
+	sb_addc(sb, '"');
+	sb_adds(sb, s);
+	sb_addc(sb, '"');
 }
 
 /* "key": N or null, and "key_from": "lines", "process" or null. */
@@ -42,13 +50,14 @@ static void ident_part(struct strbuf *sb, const char *key,
 {
 	sb_adds(sb, ", ");
 	json_key(sb, key);
-	if (known)
-		sb_addf(sb, "%ld, ", v);
-	else
+	if (known) {
+		json_long(sb, v);
+		sb_adds(sb, ", ");
+	} else
 		sb_adds(sb, "null, ");
 	json_key(sb, from_key);
 	if (known && ident_from_name(from))
-		sb_addf(sb, "\"%s\"", ident_from_name(from));
+		quoted(sb, ident_from_name(from));
 	else
 		sb_adds(sb, "null");
 }
@@ -118,7 +127,7 @@ static void utc_part(struct strbuf *sb, const char *key, logtime_t t,
 		return;
 	}
 	logtime_utc_iso(t, off, iso);
-	sb_addf(sb, "\"%s\"", iso);
+	quoted(sb, iso);
 }
 
 /* The UTC times and the offset of first_seen: the host's that read the
@@ -127,7 +136,18 @@ static void zone_part(struct strbuf *sb, const struct incident *inc)
 {
 	long of = inc->off_first, ol = inc->off_last;
 	int kf = inc->has_offsets || logtime_utc_offset(inc->first, &of) == 0;
-	int kl = inc->has_offsets || logtime_utc_offset(inc->last, &ol) == 0;
+	int kl;
+	/* The offset is the zone's at that second: a chain's lines are
+	 * mostly of one second, and each look-up is five localtime_r. */
+	if (!inc->has_offsets && inc->first != LOGTIME_UNKNOWN &&
+	    inc->last != LOGTIME_UNKNOWN &&
+	    inc->first / 1000000 == inc->last / 1000000) {
+		kl = kf;
+		ol = of;
+	} else {
+		kl = inc->has_offsets ||
+		     logtime_utc_offset(inc->last, &ol) == 0;
+	}
 	char off[LOGTIME_OFFSET_LEN];
 
 	utc_part(sb, "first_seen_utc", inc->first, kf, of);
@@ -135,7 +155,7 @@ static void zone_part(struct strbuf *sb, const struct incident *inc)
 	sb_adds(sb, ", \"utc_offset\": ");
 	if (kf && inc->first != LOGTIME_UNKNOWN) {
 		logtime_offset_str(of, off);
-		sb_addf(sb, "\"%s\"", off);
+		quoted(sb, off);
 	} else {
 		sb_adds(sb, "null");
 	}
@@ -185,8 +205,11 @@ void incident_json_opt(struct strbuf *sb, const struct incident *inc,
 	zone_part(sb, inc);
 	sb_adds(sb, ", ");
 	kv_wire(sb, "file", inc->file);
-	sb_addf(sb, ", \"line\": %lu, \"lines\": %u, \"fields\": {",
-		inc->line, inc->nlines);
+	sb_adds(sb, ", \"line\": ");
+	json_ulong(sb, inc->line);
+	sb_adds(sb, ", \"lines\": ");
+	json_ulong(sb, inc->nlines);
+	sb_adds(sb, ", \"fields\": {");
 	fields_part(sb, inc, start);
 	/* The language of summary and fix (keys, codes, resources and
 	 * causes are English always). */

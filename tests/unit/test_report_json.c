@@ -8,6 +8,7 @@
 
 #include "ident_json.h"
 #include "incident_json.h"
+#include "json.h"
 #include "npusmi.h"
 #include "report.h"
 #include "report_json_read.h"
@@ -424,6 +425,48 @@ static void test_identity_json(void **state)
 	sb_free(&sb);
 }
 
+/* A byte of a summary or fix: mostly plain, some of every kind the
+ * escaper treats apart (quotes, backslashes, newlines, other control
+ * bytes, UTF-8 lead and trail bytes). */
+static char text_byte(unsigned *seed)
+{
+	*seed = *seed * 1103515245u + 12345u;
+	unsigned r = *seed >> 16;
+	static const char special[] = "\"\\\n\t\x01\x1f\xe2\x80\xa6";
+
+	return r % 4 ? (char)('a' + r % 26)
+		     : special[r / 4 % (sizeof special - 1)];
+}
+
+/* json_text_tail, escaping text where it was rendered, writes what
+ * json_text_max writes from a copy: with no escape, a few, more than it
+ * keeps places for, and cut at the bound. */
+static void test_text_in_place(void **state)
+{
+	(void)state;
+	unsigned seed = 1;
+
+	for (int it = 0; it < 20000; it++) {
+		char s[400];
+		size_t n = (size_t)it % 7 == 0 ? 0 : (seed >> 8) % 399;
+		for (size_t i = 0; i < n; i++)
+			s[i] = it % 3 ? text_byte(&seed) : 'x';
+		s[n] = '\0';
+		size_t max = it % 5 ? SIZE_MAX : (seed >> 4) % 420;
+		struct strbuf want = STRBUF_INIT, got = STRBUF_INIT;
+		sb_adds(&want, "{\"k\": ");
+		sb_adds(&got, "{\"k\": ");
+		json_text_max(&want, s, max);
+		size_t from = got.len;
+		sb_add(&got, s, n);
+		json_text_tail(&got, from, max);
+		assert_int_equal(got.len, want.len);
+		assert_string_equal(got.buf, want.buf);
+		sb_free(&want);
+		sb_free(&got);
+	}
+}
+
 int main(void)
 {
 	cmocka_set_message_output(CM_OUTPUT_TAP);
@@ -433,6 +476,7 @@ int main(void)
 		cmocka_unit_test(test_incident_who_refused),
 		cmocka_unit_test(test_identity_json),
 		cmocka_unit_test(test_refusals),
+		cmocka_unit_test(test_text_in_place),
 	};
 	return UNIT_RUN("report_json", tests);
 }
