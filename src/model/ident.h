@@ -87,6 +87,7 @@
 #define PLOGTOP_IDENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fact.h"
 #include "htab.h"
@@ -154,8 +155,14 @@ struct ledger {
 	unsigned long long failed_at;
 };
 unsigned long long ledger_held(const struct ledger *l);
-/* Ledger r of id: a ledger with nothing counted when it has none. */
+/* Ledger r of id: a ledger with nothing counted when it has none.  A
+ * ledger that only counted failed creates (no call line) is not made
+ * (ident.failed_only): this gives one with nothing counted for it, and
+ * ident_ledger_get the whole of it. */
 const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r);
+/* Ledger r of id as counted, failed creates without a ledger included. */
+void ident_ledger_get(const struct ident *id, enum ledger_res r,
+		      struct ledger *out);
 /* The same to count in: made when it has none. */
 struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r);
 
@@ -204,6 +211,10 @@ struct ident {
 	/* Its ledgers, each made when first counted in (NULL: none yet;
 	 * read them with ident_ledger): most identities have one or none. */
 	struct ledger *ledger[LEDGER_COUNT];
+	/* Failed creates of a resource it has no ledger of (no call line
+	 * came): most identities count one failure and no call, and a
+	 * ledger is 152 bytes.  0 once ledger[r] is made (it took them). */
+	uint32_t failed_only[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
 	int alive;		/* runs now (last asked); local only */
 	/* Added by the model's part: */

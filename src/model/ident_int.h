@@ -64,6 +64,8 @@ void ledger_created(struct ident *id, struct ledger *l, enum ledger_res r,
 void ledger_destroyed(struct ident *id, struct ledger *l, logtime_t t);
 void ledger_failed(struct ident *id, struct ledger *l, enum ledger_res r,
 		   logtime_t t);
+/* A failed create of r: in its ledger, or counted without one. */
+void ident_ledger_failed(struct ident *id, enum ledger_res r, logtime_t t);
 void ledger_statistics(struct ledger *l, enum ledger_res r,
 		       const struct fact *f);
 /* Whether id has a finding (a leak) that keeps it. */

@@ -375,7 +375,7 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	enum ledger_res r = create_api(incident_field(inc, "api"));
 	if (inc->code == CODE_EE1023 && r != LEDGER_COUNT &&
 	    ledger_of_resource(inc->resource) != LEDGER_COUNT)
-		ledger_failed(id, ident_ledger_mut(id, r), r, inc->first);
+		ident_ledger_failed(id, r, inc->first);
 }
 
 void ident_link_proc(struct model *m, struct process *p)

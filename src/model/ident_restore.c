@@ -79,6 +79,8 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 		else if (id->ledger[r])
 			memcpy(id->ledger[r], ident_ledger(snap, lr),
 			       sizeof (struct ledger));
+		if (!snap->ledger[r])
+			id->failed_only[r] = 0;
 	}
 	if (keep_phys && snap->phys_from != PHYS_NONE && snap->phys >= 0) {
 		id->phys = snap->phys;
