@@ -46,10 +46,10 @@ void idents_init(struct idents *ids)
 	ids->proc_root = procenv_root();
 }
 
-static void ident_free(struct ident *id)
+static void ident_free(struct idents *ids, struct ident *id)
 {
-	free(id->name);
-	free(id->job);
+	ident_name_put(ids, id->name);
+	ident_name_put(ids, id->job);
 	free(id->job_file);
 	free(id->dev);
 	free(id->pod_name);
@@ -63,9 +63,10 @@ static void ident_free(struct ident *id)
 void idents_free(struct idents *ids)
 {
 	for (size_t i = 0; i < ids->n; i++)
-		ident_free(ids->v[i]);
+		ident_free(ids, ids->v[i]);
 	free(ids->v);
 	htab_free(&ids->index);
+	ident_names_free(ids);
 	free(ids->npu);
 	memset(ids, 0, sizeof *ids);
 }
@@ -203,7 +204,7 @@ static void remove_at(struct idents *ids, size_t i)
 	memmove(ids->v + i, ids->v + i + 1,
 		(ids->n - i - 1) * sizeof *ids->v);
 	ids->n--;
-	ident_free(id);
+	ident_free(ids, id);
 }
 
 static void drop_at(struct idents *ids, size_t i)
@@ -290,7 +291,7 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 		id->key_dev = dev;
 		id->host = host;
 		id->pid = pid;
-		id->name = xstrdup(name ? name : "");
+		id->name = ident_name_get(ids, name ? name : "");
 		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
@@ -329,18 +330,21 @@ void ident_saw(struct ident *id, logtime_t t)
 
 /* ---- jobs ---- */
 
-void ident_set_job(struct ident *id, const char *job)
+void ident_set_job(struct model *m, struct ident *id, const char *job)
 {
-	free(id->job);
-	id->job = xstrdup(job);
+	/* job may be id->job itself: taken before the old one goes. */
+	char *v = ident_name_get(&m->idents, job);
+	ident_name_put(&m->idents, id->job);
+	id->job = v;
 	id->job_rule = NULL;
 	free(id->job_file);
 	id->job_file = NULL;
 }
 
-void ident_set_job_by(struct ident *id, const char *job, const char *rule)
+void ident_set_job_by(struct model *m, struct ident *id, const char *job,
+		      const char *rule)
 {
-	ident_set_job(id, job);
+	ident_set_job(m, id, job);
 	id->job_rule = rule;
 }
 
@@ -380,20 +384,20 @@ void ident_find_job(struct model *m, struct ident *id, const char *file)
 		return;
 	int local = !id->host || id->host->origin;
 	if (local && m->idents.job) {
-		ident_set_job_by(id, m->idents.job, IDENT_JOB_OPTION);
+		ident_set_job_by(m, id, m->idents.job, IDENT_JOB_OPTION);
 		return;
 	}
 	if (!file)
 		return;
 	const char *pj = local ? model_path_job(m, file) : NULL;
 	if (pj) {
-		ident_set_job_by(id, pj, IDENT_JOB_PATH);
+		ident_set_job_by(m, id, pj, IDENT_JOB_PATH);
 		return;
 	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		const char *dir = root_path(m->roots[i], id->host);
 		if (dir && *dir && under(file, dir)) {
-			ident_set_job_by(id, m->roots[i], IDENT_JOB_ROOT);
+			ident_set_job_by(m, id, m->roots[i], IDENT_JOB_ROOT);
 			return;
 		}
 	}
@@ -420,7 +424,7 @@ void model_set_job(struct model *m, const char *job)
 	m->idents.job = job;
 	for (size_t i = 0; job && i < m->idents.n; i++)
 		if (!m->idents.v[i]->host || m->idents.v[i]->host->origin)
-			ident_set_job_by(m->idents.v[i], job,
+			ident_set_job_by(m, m->idents.v[i], job,
 					 IDENT_JOB_OPTION);
 }
 

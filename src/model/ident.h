@@ -190,7 +190,7 @@ struct ident {
 	struct hnode node;		/* by host, pid and name */
 	struct model_host *host;	/* NULL: local */
 	long pid;
-	char *name;
+	char *name;	/* in the model, kept once (shared: never written) */
 	long key_dev;	/* a cluster's pid-less process: its device, else -1 */
 	size_t seq;			/* in the order first seen */
 	/* The device it set last (logged, logical), every one it used. */
@@ -202,7 +202,8 @@ struct ident {
 	int has_map;			/* its visible-device map was read */
 	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
-	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	char *job;	/* --job, top directory, MINDX_TASK_ID (the model's:
+			 * kept once, as name) */
 	const char *job_rule;	/* which rule named it: IDENT_JOB_*, or NULL
 				 * (restored from a state file) */
 	char *job_file;	/* while it has no job: its first file, for roots
@@ -245,6 +246,9 @@ struct idents {
 	int (*read_env)(const char *root, long pid, struct procenv *out);
 	const char *proc_root;		/* "/proc" */
 	size_t full_n;	/* at IDENT_MAX, none could go at this many */
+	/* The names of processes and identities, and the jobs, each kept
+	 * once (ident_names.c). */
+	struct htab names;
 };
 
 void idents_init(struct idents *ids);

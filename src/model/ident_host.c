@@ -68,7 +68,7 @@ static void take_env(struct model *m, struct ident *id,
 	/* MindCluster's task id names the job better than a directory. */
 	if (pe->task_id[0] && !(id->job_rule &&
 				strcmp(id->job_rule, IDENT_JOB_OPTION) == 0))
-		ident_set_job_by(id, pe->task_id, IDENT_JOB_ENV);
+		ident_set_job_by(m, id, pe->task_id, IDENT_JOB_ENV);
 	if (pe->in_pod) {
 		set_name(&id->pod_name, pe->pod_name);
 		set_name(&id->pod_namespace, pe->pod_namespace);

@@ -8,6 +8,13 @@
 #include "ident.h"
 #include "model.h"
 
+/* ident_names.c: names and jobs kept once each (one reference per
+ * call to get; put NULL does nothing).  The model's process and identity
+ * names and identities' jobs are these: never written through. */
+char *ident_name_get(struct idents *ids, const char *s);
+void ident_name_put(struct idents *ids, const char *s);
+void ident_names_free(struct idents *ids);
+
 /* ident.c: the table. */
 /* The identity of (host, pid, name), created when new (the table is
  * bounded: ident.h). */
@@ -41,9 +48,10 @@ void ident_drop(struct model *m, struct ident *id);
 /* Its job from --job or the roots, while it has none; file: a path of
  * one of its lines. */
 void ident_find_job(struct model *m, struct ident *id, const char *file);
-void ident_set_job(struct ident *id, const char *job);
+void ident_set_job(struct model *m, struct ident *id, const char *job);
 /* The same, saying which rule named it (one of IDENT_JOB_*). */
-void ident_set_job_by(struct ident *id, const char *job, const char *rule);
+void ident_set_job_by(struct model *m, struct ident *id, const char *job,
+		      const char *rule);
 /* t widens its first and last times. */
 void ident_saw(struct ident *id, logtime_t t);
 

@@ -65,7 +65,7 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 	id->tp = known(snap->tp);
 	id->ep = known(snap->ep);
 	if (snap->job && snap->job[0])
-		ident_set_job_by(id, snap->job, snap->job_rule);
+		ident_set_job_by(m, id, snap->job, snap->job_rule);
 	ident_saw(id, snap->first);
 	ident_saw(id, snap->last);
 	id->dev_seen = snap->dev_seen ? 1 : id->dev_seen;

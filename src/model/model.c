@@ -159,7 +159,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 		host->nprocs++;
 	p->pid = pid;
 	p->key_dev = key_dev;
-	p->name = xstrdup(name);
+	p->name = ident_name_get(&m->idents, name);
 	p->first = p->last = p->last_at = LOGTIME_UNKNOWN;
 	p->node.hash = h;
 	htab_insert(&m->proc_index, &p->node);

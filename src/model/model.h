@@ -127,7 +127,7 @@ struct process {
 	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	struct model_host *host;	/* NULL: local input */
 	long pid;
-	char *name;
+	const char *name;	/* kept once (the identities' names) */
 	long key_dev;	/* a cluster's pid-less process: its device (else -1) */
 	size_t total;	/* by resource: process_by_resource (its classes') */
 	struct class_count *classes;

@@ -342,7 +342,7 @@ void model_free_process(struct model *m, struct process *p)
 	forget_recent(m, p);
 	if (p->host)
 		p->host->nprocs--;
-	free(p->name);
+	ident_name_put(&m->idents, p->name);
 	free(p->classes);
 	if (p->lv)
 		free(p->lv->minutes);
