@@ -81,7 +81,7 @@ static size_t key_hash(const struct model_host *host, long pid)
 }
 
 #define PID_PROC(n) ((struct process *)(void *)((char *)(n) - \
-		     offsetof(struct process, pid_node)))
+		     offsetof(struct process, node)))
 
 /* The bucket of (host, pid) in t, or NULL. */
 static struct hnode *bucket(const struct htab *t, size_t h)
@@ -95,7 +95,7 @@ struct process *ident_row(const struct model *m,
 {
 	size_t h = key_hash(host, pid);
 
-	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+	for (struct hnode *n = bucket(&m->proc_index, h); n; n = n->next) {
 		struct process *p = PID_PROC(n);
 		if (n->hash == h && p->host == host && p->pid == pid &&
 		    strcmp(p->name, name) == 0)
@@ -180,7 +180,7 @@ const char *ident_name_by_pid(const struct model *m,
 			best_order = id->seq;
 		}
 	}
-	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+	for (struct hnode *n = bucket(&m->proc_index, h); n; n = n->next) {
 		const struct process *p = PID_PROC(n);
 		if (n->hash == h && p->host == host && p->pid == pid &&
 		    (!best || strcmp(best, p->name) != 0) &&
