@@ -52,9 +52,12 @@ static void ident_free(struct idents *ids, struct ident *id)
 	ident_name_put(ids, id->job);
 	free(id->job_file);
 	free(id->dev);
-	free(id->pod_name);
-	free(id->pod_namespace);
-	free(id->container_name);
+	if (id->env) {
+		free(id->env->pod_name);
+		free(id->env->pod_namespace);
+		free(id->env->container_name);
+		free(id->env);
+	}
 	for (int r = 0; r < LEDGER_COUNT; r++)
 		free(id->ledger[r]);
 	free(id);
@@ -269,11 +272,29 @@ static void make_room(struct idents *ids)
 
 static void init_ident(struct ident *id)
 {
-	id->device = id->phys = id->host_pid = id->smi_npu = IDENT_UNKNOWN;
+	id->device = id->phys = IDENT_UNKNOWN;
 	id->rank = id->local_rank = id->world_size = IDENT_UNKNOWN;
 	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
 	id->first = id->last = LOGTIME_UNKNOWN;
 	id->key_dev = IDENT_UNKNOWN;
+}
+
+static const struct ident_env no_env = {
+	.host_pid = IDENT_UNKNOWN, .smi_npu = IDENT_UNKNOWN
+};
+
+const struct ident_env *ident_env(const struct ident *id)
+{
+	return id->env ? id->env : &no_env;
+}
+
+struct ident_env *ident_env_mut(struct ident *id)
+{
+	if (!id->env) {
+		id->env = xmalloc(sizeof *id->env);
+		*id->env = no_env;
+	}
+	return id->env;
 }
 
 static struct ident *ident_make(struct model *m, struct model_host *host,

@@ -199,8 +199,6 @@ struct ident {
 	size_t ndevices;
 	long phys;			/* physical NPU of device */
 	enum phys_from phys_from;
-	int has_map;			/* its visible-device map was read */
-	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;	/* --job, top directory, MINDX_TASK_ID (the model's:
 			 * kept once, as name) */
@@ -223,14 +221,27 @@ struct ident {
 	struct ident_dev *dev;	/* parallel to devices[], or NULL */
 	int dev_seen;		/* a device fact came (completeness) */
 	int env_read;		/* procenv was read (once) */
-	int host_ns;		/* NSpid: pid is the host's own */
+	/* What its environment and npu-smi said (NULL: nothing yet):
+	 * ident_env. */
+	struct ident_env *env;
+};
+
+/* What only the host says of a live local process (its environment,
+ * procenv.h; npu-smi): made when first said (ident_host.c), since most
+ * identities are of logs alone and it is 88 bytes. */
+struct ident_env {
+	int has_map;			/* its visible-device map was read */
+	int host_ns;			/* NSpid: pid is the host's own */
+	long host_pid;			/* its pid on the host (NSpid) */
+	long smi_npu;			/* npu-smi's NPU of host_pid; UNKNOWN */
 	short map[IDENT_MAP];	/* visible devices: logical i -> map[i] */
 	unsigned char nmap;
-	long smi_npu;		/* npu-smi's NPU of host_pid; UNKNOWN */
 	/* Its Kubernetes pod, only on evidence (its cgroup and environment
 	 * while it runs: procenv_pod.c); NULL when not known. */
 	char *pod_name, *pod_namespace, *container_name;
 };
+/* id's, or one that says nothing (no map, pids UNKNOWN, no pod). */
+const struct ident_env *ident_env(const struct ident *id);
 
 /* The model's identities (struct model has one). */
 struct idents {

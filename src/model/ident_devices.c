@@ -38,9 +38,11 @@ static long phys_of(const struct ident *id, size_t i, enum phys_from *from)
 		*from = id->phys_from;
 		return id->phys;
 	}
-	if (dev >= 0 && dev < id->nmap) {
+	const struct ident_env *env = ident_env(id);
+
+	if (dev >= 0 && dev < env->nmap) {
 		*from = PHYS_ENVIRON;
-		return id->map[dev];
+		return env->map[dev];
 	}
 	*from = PHYS_NONE;
 	return IDENT_UNKNOWN;
@@ -220,7 +222,7 @@ static void findings(struct device_row *r)
 
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct ident *p = r->procs[i];
-		map |= p->has_map;
+		map |= ident_env(p)->has_map;
 		size_t j = 0;
 		while (p->job && j < i && (!r->procs[j]->job ||
 					   strcmp(r->procs[j]->job, p->job)))

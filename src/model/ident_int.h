@@ -16,6 +16,8 @@ void ident_name_put(struct idents *ids, const char *s);
 void ident_names_free(struct idents *ids);
 
 /* ident.c: the table. */
+/* id's environment record, made when it has none. */
+struct ident_env *ident_env_mut(struct ident *id);
 /* The identity of (host, pid, name), created when new (the table is
  * bounded: ident.h). */
 struct ident *ident_get(struct model *m, struct model_host *host, long pid,

@@ -41,8 +41,10 @@ void ident_map_phys(struct ident *id)
 {
 	if (id->phys_from == PHYS_NPU_SMI)
 		return;		/* npu-smi's table wins (ident_apply_npu) */
-	if (id->nmap && id->device >= 0 && id->device < id->nmap) {
-		id->phys = id->map[id->device];
+	const struct ident_env *env = ident_env(id);
+
+	if (env->nmap && id->device >= 0 && id->device < env->nmap) {
+		id->phys = env->map[id->device];
 		id->phys_from = PHYS_ENVIRON;
 	} else {
 		id->phys = IDENT_UNKNOWN;
