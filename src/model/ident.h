@@ -179,8 +179,10 @@ const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 #define IDENT_JOB_ROOT "top directory"
 #define IDENT_MAP 16		/* visible-device map entries kept */
 
-/* Incidents of one process on one of its devices (ident.devices[i]). */
+/* One of the devices a process used, and its incidents there
+ * (ident.dev[i]). */
 struct ident_dev {
+	long device;			/* logged, logical */
 	size_t n;
 	size_t by_resource[RES_COUNT];
 	logtime_t last;			/* its latest incident's last line */
@@ -193,9 +195,10 @@ struct ident {
 	char *name;	/* in the model, kept once (shared: never written) */
 	long key_dev;	/* a cluster's pid-less process: its device, else -1 */
 	size_t seq;			/* in the order first seen */
-	/* The device it set last (logged, logical), every one it used. */
+	/* The device it set last (logged, logical); every one it used is
+	 * in dev[] (at most IDENT_DEVICES: most processes use one, and a
+	 * list inside the record was 64 of its bytes). */
 	long device;
-	long devices[IDENT_DEVICES];
 	size_t ndevices;
 	long phys;			/* physical NPU of device */
 	enum phys_from phys_from;
@@ -218,7 +221,7 @@ struct ident {
 	int alive;		/* runs now (last asked); local only */
 	/* Added by the model's part: */
 	int alive_known;	/* alive was asked at least once */
-	struct ident_dev *dev;	/* parallel to devices[], or NULL */
+	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
 	int dev_seen;		/* a device fact came (completeness) */
 	int env_read;		/* procenv was read (once) */
 	/* What its environment and npu-smi said (NULL: nothing yet):

@@ -58,7 +58,7 @@ void ident_set_job_by(struct model *m, struct ident *id, const char *job,
 void ident_saw(struct ident *id, logtime_t t);
 
 /* ident_learn.c */
-/* The device it works on now (adds it to devices[]); its index there. */
+/* The device it works on now (adds it to dev[]); its index there. */
 size_t ident_set_device(struct ident *id, long device);
 /* The physical NPU of its device from its map (when it has one). */
 void ident_map_phys(struct ident *id);

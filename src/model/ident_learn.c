@@ -12,16 +12,14 @@
 
 /* ---- devices ---- */
 
-/* Its slot for device in devices[] (added when new; when all are taken,
+/* Its slot for device in dev[] (added when new; when all are taken,
  * the oldest goes, with its counts). */
 static size_t dev_slot(struct ident *id, long device)
 {
 	for (size_t i = 0; i < id->ndevices; i++)
-		if (id->devices[i] == device)
+		if (id->dev[i].device == device)
 			return i;
 	if (id->ndevices == IDENT_DEVICES) {
-		memmove(id->devices, id->devices + 1,
-			(IDENT_DEVICES - 1) * sizeof *id->devices);
 		memmove(id->dev, id->dev + 1,
 			(IDENT_DEVICES - 1) * sizeof *id->dev);
 		id->ndevices--;
@@ -31,8 +29,8 @@ static size_t dev_slot(struct ident *id, long device)
 				   (id->ndevices + 1) * sizeof *id->dev);
 	}
 	size_t i = id->ndevices++;
-	id->devices[i] = device;
 	memset(&id->dev[i], 0, sizeof id->dev[i]);
+	id->dev[i].device = device;
 	id->dev[i].last = LOGTIME_UNKNOWN;
 	return i;
 }
@@ -124,7 +122,7 @@ static void inherit(struct model *m, struct ident *id)
 	set_if_said(&id->ep, id->ep < 0 ? anon->ep : -1);
 	if (id->device < 0 && anon->device >= 0) {
 		for (size_t i = 0; i < anon->ndevices; i++)
-			dev_slot(id, anon->devices[i]);
+			dev_slot(id, anon->dev[i].device);
 		ident_set_device(id, anon->device);
 	}
 }

@@ -168,8 +168,7 @@ static uint64_t ident_sum(const struct ident *id)
 		     (long)id->ndevices, id->dev_seen };
 
 	h = fnv(h, v, sizeof v);
-	h = fnv(h, id->devices, id->ndevices * sizeof *id->devices);
-	if (id->dev)
+	if (id->dev)	/* its devices and their counts */
 		h = fnv(h, id->dev, id->ndevices * sizeof *id->dev);
 	for (int r = 0; r < LEDGER_COUNT; r++) {
 		struct ledger l;

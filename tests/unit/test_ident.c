@@ -275,8 +275,8 @@ static void test_device_from(void **state)
 		device_fact(&m, 42, "z", d);
 	const struct ident *z = find(&m, 42, "z");
 	assert_int_equal(z->ndevices, IDENT_DEVICES);
-	assert_int_equal(z->devices[0], 2);
-	assert_int_equal(z->devices[IDENT_DEVICES - 1], IDENT_DEVICES + 1);
+	assert_int_equal(z->dev[0].device, 2);
+	assert_int_equal(z->dev[IDENT_DEVICES - 1].device, IDENT_DEVICES + 1);
 	assert_int_equal(z->device, IDENT_DEVICES + 1);
 	/* Never guessed. */
 	inc = make(41, "y", RES_STREAM, T0, NULL);
