@@ -201,7 +201,6 @@ struct ident {
 	long device;
 	size_t ndevices;
 	long phys;			/* physical NPU of device */
-	enum phys_from phys_from;
 	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;	/* --job, top directory, MINDX_TASK_ID (the model's:
 			 * kept once, as name) */
@@ -217,11 +216,14 @@ struct ident {
 	 * came): most identities count one failure and no call, and a
 	 * ledger is 152 bytes.  0 once ledger[r] is made (it took them). */
 	uint32_t failed_only[LEDGER_COUNT];
+	/* (The 4-byte members side by side: no padding between them, and a
+	 * record of 248 bytes is a malloc chunk of 256, not 272.) */
+	enum phys_from phys_from;	/* of phys */
 	struct process *proc;	/* its row while the model tracks one */
+	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
 	int alive;		/* runs now (last asked); local only */
 	/* Added by the model's part: */
 	int alive_known;	/* alive was asked at least once */
-	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
 	int dev_seen;		/* a device fact came (completeness) */
 	int env_read;		/* procenv was read (once) */
 	/* What its environment and npu-smi said (NULL: nothing yet):
