@@ -46,15 +46,18 @@ void idents_init(struct idents *ids)
 	ids->proc_root = procenv_root();
 }
 
-static void ident_free(struct ident *id)
+static void ident_free(struct idents *ids, struct ident *id)
 {
-	free(id->name);
-	free(id->job);
+	ident_name_put(ids, id->name);
+	ident_name_put(ids, id->job);
 	free(id->job_file);
 	free(id->dev);
-	free(id->pod_name);
-	free(id->pod_namespace);
-	free(id->container_name);
+	if (id->env) {
+		free(id->env->pod_name);
+		free(id->env->pod_namespace);
+		free(id->env->container_name);
+		free(id->env);
+	}
 	for (int r = 0; r < LEDGER_COUNT; r++)
 		free(id->ledger[r]);
 	free(id);
@@ -63,9 +66,10 @@ static void ident_free(struct ident *id)
 void idents_free(struct idents *ids)
 {
 	for (size_t i = 0; i < ids->n; i++)
-		ident_free(ids->v[i]);
+		ident_free(ids, ids->v[i]);
 	free(ids->v);
 	htab_free(&ids->index);
+	ident_names_free(ids);
 	free(ids->npu);
 	memset(ids, 0, sizeof *ids);
 }
@@ -80,7 +84,7 @@ static size_t key_hash(const struct model_host *host, long pid)
 }
 
 #define PID_PROC(n) ((struct process *)(void *)((char *)(n) - \
-		     offsetof(struct process, pid_node)))
+		     offsetof(struct process, node)))
 
 /* The bucket of (host, pid) in t, or NULL. */
 static struct hnode *bucket(const struct htab *t, size_t h)
@@ -94,7 +98,7 @@ struct process *ident_row(const struct model *m,
 {
 	size_t h = key_hash(host, pid);
 
-	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+	for (struct hnode *n = bucket(&m->proc_index, h); n; n = n->next) {
 		struct process *p = PID_PROC(n);
 		if (n->hash == h && p->host == host && p->pid == pid &&
 		    strcmp(p->name, name) == 0)
@@ -179,7 +183,7 @@ const char *ident_name_by_pid(const struct model *m,
 			best_order = id->seq;
 		}
 	}
-	for (struct hnode *n = bucket(&m->pid_index, h); n; n = n->next) {
+	for (struct hnode *n = bucket(&m->proc_index, h); n; n = n->next) {
 		const struct process *p = PID_PROC(n);
 		if (n->hash == h && p->host == host && p->pid == pid &&
 		    (!best || strcmp(best, p->name) != 0) &&
@@ -203,7 +207,7 @@ static void remove_at(struct idents *ids, size_t i)
 	memmove(ids->v + i, ids->v + i + 1,
 		(ids->n - i - 1) * sizeof *ids->v);
 	ids->n--;
-	ident_free(id);
+	ident_free(ids, id);
 }
 
 static void drop_at(struct idents *ids, size_t i)
@@ -268,11 +272,29 @@ static void make_room(struct idents *ids)
 
 static void init_ident(struct ident *id)
 {
-	id->device = id->phys = id->host_pid = id->smi_npu = IDENT_UNKNOWN;
+	id->device = id->phys = IDENT_UNKNOWN;
 	id->rank = id->local_rank = id->world_size = IDENT_UNKNOWN;
 	id->dp = id->tp = id->ep = IDENT_UNKNOWN;
 	id->first = id->last = LOGTIME_UNKNOWN;
 	id->key_dev = IDENT_UNKNOWN;
+}
+
+static const struct ident_env no_env = {
+	.host_pid = IDENT_UNKNOWN, .smi_npu = IDENT_UNKNOWN
+};
+
+const struct ident_env *ident_env(const struct ident *id)
+{
+	return id->env ? id->env : &no_env;
+}
+
+struct ident_env *ident_env_mut(struct ident *id)
+{
+	if (!id->env) {
+		id->env = xmalloc(sizeof *id->env);
+		*id->env = no_env;
+	}
+	return id->env;
 }
 
 static struct ident *ident_make(struct model *m, struct model_host *host,
@@ -290,7 +312,7 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 		id->key_dev = dev;
 		id->host = host;
 		id->pid = pid;
-		id->name = xstrdup(name ? name : "");
+		id->name = ident_name_get(ids, name ? name : "");
 		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
@@ -329,18 +351,21 @@ void ident_saw(struct ident *id, logtime_t t)
 
 /* ---- jobs ---- */
 
-void ident_set_job(struct ident *id, const char *job)
+void ident_set_job(struct model *m, struct ident *id, const char *job)
 {
-	free(id->job);
-	id->job = xstrdup(job);
+	/* job may be id->job itself: taken before the old one goes. */
+	char *v = ident_name_get(&m->idents, job);
+	ident_name_put(&m->idents, id->job);
+	id->job = v;
 	id->job_rule = NULL;
 	free(id->job_file);
 	id->job_file = NULL;
 }
 
-void ident_set_job_by(struct ident *id, const char *job, const char *rule)
+void ident_set_job_by(struct model *m, struct ident *id, const char *job,
+		      const char *rule)
 {
-	ident_set_job(id, job);
+	ident_set_job(m, id, job);
 	id->job_rule = rule;
 }
 
@@ -380,20 +405,20 @@ void ident_find_job(struct model *m, struct ident *id, const char *file)
 		return;
 	int local = !id->host || id->host->origin;
 	if (local && m->idents.job) {
-		ident_set_job_by(id, m->idents.job, IDENT_JOB_OPTION);
+		ident_set_job_by(m, id, m->idents.job, IDENT_JOB_OPTION);
 		return;
 	}
 	if (!file)
 		return;
 	const char *pj = local ? model_path_job(m, file) : NULL;
 	if (pj) {
-		ident_set_job_by(id, pj, IDENT_JOB_PATH);
+		ident_set_job_by(m, id, pj, IDENT_JOB_PATH);
 		return;
 	}
 	for (size_t i = 0; i < m->nroots; i++) {
 		const char *dir = root_path(m->roots[i], id->host);
 		if (dir && *dir && under(file, dir)) {
-			ident_set_job_by(id, m->roots[i], IDENT_JOB_ROOT);
+			ident_set_job_by(m, id, m->roots[i], IDENT_JOB_ROOT);
 			return;
 		}
 	}
@@ -420,7 +445,7 @@ void model_set_job(struct model *m, const char *job)
 	m->idents.job = job;
 	for (size_t i = 0; job && i < m->idents.n; i++)
 		if (!m->idents.v[i]->host || m->idents.v[i]->host->origin)
-			ident_set_job_by(m->idents.v[i], job,
+			ident_set_job_by(m, m->idents.v[i], job,
 					 IDENT_JOB_OPTION);
 }
 

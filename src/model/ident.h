@@ -87,6 +87,7 @@
 #define PLOGTOP_IDENT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "fact.h"
 #include "htab.h"
@@ -154,8 +155,14 @@ struct ledger {
 	unsigned long long failed_at;
 };
 unsigned long long ledger_held(const struct ledger *l);
-/* Ledger r of id: a ledger with nothing counted when it has none. */
+/* Ledger r of id: a ledger with nothing counted when it has none.  A
+ * ledger that only counted failed creates (no call line) is not made
+ * (ident.failed_only): this gives one with nothing counted for it, and
+ * ident_ledger_get the whole of it. */
 const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r);
+/* Ledger r of id as counted, failed creates without a ledger included. */
+void ident_ledger_get(const struct ident *id, enum ledger_res r,
+		      struct ledger *out);
 /* The same to count in: made when it has none. */
 struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r);
 
@@ -172,8 +179,10 @@ const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 #define IDENT_JOB_ROOT "top directory"
 #define IDENT_MAP 16		/* visible-device map entries kept */
 
-/* Incidents of one process on one of its devices (ident.devices[i]). */
+/* One of the devices a process used, and its incidents there
+ * (ident.dev[i]). */
 struct ident_dev {
+	long device;			/* logged, logical */
 	size_t n;
 	size_t by_resource[RES_COUNT];
 	logtime_t last;			/* its latest incident's last line */
@@ -183,19 +192,18 @@ struct ident {
 	struct hnode node;		/* by host, pid and name */
 	struct model_host *host;	/* NULL: local */
 	long pid;
-	char *name;
+	char *name;	/* in the model, kept once (shared: never written) */
 	long key_dev;	/* a cluster's pid-less process: its device, else -1 */
 	size_t seq;			/* in the order first seen */
-	/* The device it set last (logged, logical), every one it used. */
+	/* The device it set last (logged, logical); every one it used is
+	 * in dev[] (at most IDENT_DEVICES: most processes use one, and a
+	 * list inside the record was 64 of its bytes). */
 	long device;
-	long devices[IDENT_DEVICES];
 	size_t ndevices;
 	long phys;			/* physical NPU of device */
-	enum phys_from phys_from;
-	int has_map;			/* its visible-device map was read */
-	long host_pid;			/* its pid on the host (NSpid) */
 	long rank, local_rank, world_size, dp, tp, ep;
-	char *job;			/* --job, top directory, MINDX_TASK_ID */
+	char *job;	/* --job, top directory, MINDX_TASK_ID (the model's:
+			 * kept once, as name) */
 	const char *job_rule;	/* which rule named it: IDENT_JOB_*, or NULL
 				 * (restored from a state file) */
 	char *job_file;	/* while it has no job: its first file, for roots
@@ -204,21 +212,41 @@ struct ident {
 	/* Its ledgers, each made when first counted in (NULL: none yet;
 	 * read them with ident_ledger): most identities have one or none. */
 	struct ledger *ledger[LEDGER_COUNT];
+	/* Failed creates of a resource it has no ledger of (no call line
+	 * came): most identities count one failure and no call, and a
+	 * ledger is 152 bytes.  0 once ledger[r] is made (it took them). */
+	uint32_t failed_only[LEDGER_COUNT];
+	/* (The 4-byte members side by side: no padding between them, and a
+	 * record of 248 bytes is a malloc chunk of 256, not 272.) */
+	enum phys_from phys_from;	/* of phys */
 	struct process *proc;	/* its row while the model tracks one */
+	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
 	int alive;		/* runs now (last asked); local only */
 	/* Added by the model's part: */
 	int alive_known;	/* alive was asked at least once */
-	struct ident_dev *dev;	/* parallel to devices[], or NULL */
 	int dev_seen;		/* a device fact came (completeness) */
 	int env_read;		/* procenv was read (once) */
-	int host_ns;		/* NSpid: pid is the host's own */
+	/* What its environment and npu-smi said (NULL: nothing yet):
+	 * ident_env. */
+	struct ident_env *env;
+};
+
+/* What only the host says of a live local process (its environment,
+ * procenv.h; npu-smi): made when first said (ident_host.c), since most
+ * identities are of logs alone and it is 88 bytes. */
+struct ident_env {
+	int has_map;			/* its visible-device map was read */
+	int host_ns;			/* NSpid: pid is the host's own */
+	long host_pid;			/* its pid on the host (NSpid) */
+	long smi_npu;			/* npu-smi's NPU of host_pid; UNKNOWN */
 	short map[IDENT_MAP];	/* visible devices: logical i -> map[i] */
 	unsigned char nmap;
-	long smi_npu;		/* npu-smi's NPU of host_pid; UNKNOWN */
 	/* Its Kubernetes pod, only on evidence (its cgroup and environment
 	 * while it runs: procenv_pod.c); NULL when not known. */
 	char *pod_name, *pod_namespace, *container_name;
 };
+/* id's, or one that says nothing (no map, pids UNKNOWN, no pod). */
+const struct ident_env *ident_env(const struct ident *id);
 
 /* The model's identities (struct model has one). */
 struct idents {
@@ -234,6 +262,9 @@ struct idents {
 	int (*read_env)(const char *root, long pid, struct procenv *out);
 	const char *proc_root;		/* "/proc" */
 	size_t full_n;	/* at IDENT_MAX, none could go at this many */
+	/* The names of processes and identities, and the jobs, each kept
+	 * once (ident_names.c). */
+	struct htab names;
 };
 
 void idents_init(struct idents *ids);

@@ -32,15 +32,17 @@
 /* The physical NPU of device i of id, and how it is known. */
 static long phys_of(const struct ident *id, size_t i, enum phys_from *from)
 {
-	long dev = id->devices[i];
+	long dev = id->dev[i].device;
 
 	if (dev == id->device && id->phys >= 0) {
 		*from = id->phys_from;
 		return id->phys;
 	}
-	if (dev >= 0 && dev < id->nmap) {
+	const struct ident_env *env = ident_env(id);
+
+	if (dev >= 0 && dev < env->nmap) {
 		*from = PHYS_ENVIRON;
-		return id->map[dev];
+		return env->map[dev];
 	}
 	*from = PHYS_NONE;
 	return IDENT_UNKNOWN;
@@ -127,7 +129,7 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 		}
 	} else {
 		if (!r->nprocs)
-			r->device = id->devices[i];	/* the first one's */
+			r->device = id->dev[i].device;	/* the first one's */
 		if (r->phys_from == PHYS_NONE || from == PHYS_ENVIRON)
 			r->phys_from = from;
 	}
@@ -137,7 +139,7 @@ static void add_pair(struct device_row *r, const struct ident *id, size_t i)
 		if (d && d->n)
 			r->failing++;
 	}
-	if (id->devices[i] == id->device && !ident_gone(id)) {
+	if (id->dev[i].device == id->device && !ident_gone(id)) {
 		for (int k = 0; k < LEDGER_COUNT; k++) {
 			const struct ledger *l = ident_ledger(id, k);
 			if (l->from != LEDGER_NONE)
@@ -176,7 +178,7 @@ static int fails_on(const struct ident *p, const struct device_row *r)
 {
 	for (size_t i = 0; i < p->ndevices; i++)
 		if (p->dev && p->dev[i].n &&
-		    (r->by_phys || p->devices[i] == r->device))
+		    (r->by_phys || p->dev[i].device == r->device))
 			return 1;
 	return 0;
 }
@@ -220,7 +222,7 @@ static void findings(struct device_row *r)
 
 	for (size_t i = 0; i < r->nprocs; i++) {
 		const struct ident *p = r->procs[i];
-		map |= p->has_map;
+		map |= ident_env(p)->has_map;
 		size_t j = 0;
 		while (p->job && j < i && (!r->procs[j]->job ||
 					   strcmp(r->procs[j]->job, p->job)))
@@ -294,7 +296,7 @@ size_t model_devices(const struct model *m, struct device_row **out)
 		for (size_t i = 0; i < id->ndevices; i++) {
 			enum phys_from from;
 			long key = by_phys ? phys_of(id, i, &from)
-					   : id->devices[i];
+					   : id->dev[i].device;
 			add_pair(row_for(&rs, id->host, key, by_phys), id, i);
 		}
 	}

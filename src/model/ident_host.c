@@ -32,10 +32,14 @@ static void take_map(struct ident *id, const struct procenv *pe)
 	for (size_t i = 0; i < n; i++)
 		if (pe->map[i] < 0 || pe->map[i] > 32767)
 			return;		/* not a device id: no map */
-	for (size_t i = 0; i < n; i++)
-		id->map[i] = (short)pe->map[i];
-	id->nmap = (unsigned char)n;
-	id->has_map = n > 0;
+	/* No map says what the record without one says. */
+	if (n || id->env) {
+		struct ident_env *env = ident_env_mut(id);
+		for (size_t i = 0; i < n; i++)
+			env->map[i] = (short)pe->map[i];
+		env->nmap = (unsigned char)n;
+		env->has_map = n > 0;
+	}
 	ident_map_phys(id);
 }
 
@@ -44,8 +48,9 @@ static void take_pids(struct model *m, struct ident *id,
 		      const struct procenv *pe)
 {
 	if (pe->host_pid > 0) {
-		id->host_pid = pe->host_pid;
-		id->host_ns = pe->host_pid == pe->ns_pid;
+		struct ident_env *env = ident_env_mut(id);
+		env->host_pid = pe->host_pid;
+		env->host_ns = pe->host_pid == pe->ns_pid;
 	}
 	ident_apply_npu(m, id);
 }
@@ -68,11 +73,13 @@ static void take_env(struct model *m, struct ident *id,
 	/* MindCluster's task id names the job better than a directory. */
 	if (pe->task_id[0] && !(id->job_rule &&
 				strcmp(id->job_rule, IDENT_JOB_OPTION) == 0))
-		ident_set_job_by(id, pe->task_id, IDENT_JOB_ENV);
-	if (pe->in_pod) {
-		set_name(&id->pod_name, pe->pod_name);
-		set_name(&id->pod_namespace, pe->pod_namespace);
-		set_name(&id->container_name, pe->container_name);
+		ident_set_job_by(m, id, pe->task_id, IDENT_JOB_ENV);
+	if (pe->in_pod && (pe->pod_name[0] || pe->pod_namespace[0] ||
+			   pe->container_name[0])) {
+		struct ident_env *env = ident_env_mut(id);
+		set_name(&env->pod_name, pe->pod_name);
+		set_name(&env->pod_namespace, pe->pod_namespace);
+		set_name(&env->container_name, pe->container_name);
 	}
 	take_map(id, pe);
 	take_pids(m, id, pe);
@@ -171,7 +178,9 @@ void ident_apply_npu(struct model *m, struct ident *id)
 
 	if (id->host)
 		return;
-	if (!t || id->host_pid <= 0) {
+	long host_pid = ident_env(id)->host_pid;
+
+	if (!t || host_pid <= 0) {
 		if (id->phys_from == PHYS_NPU_SMI) {
 			id->phys_from = PHYS_NONE;	/* no table now */
 			ident_map_phys(id);
@@ -179,8 +188,8 @@ void ident_apply_npu(struct model *m, struct ident *id)
 		return;
 	}
 	long want = id->phys_from == PHYS_ENVIRON ? id->phys : IDENT_UNKNOWN;
-	long npu = npu_of(t, id->host_pid, want);
-	id->smi_npu = npu;
+	long npu = npu_of(t, host_pid, want);
+	ident_env_mut(id)->smi_npu = npu;
 	if (npu >= 0) {
 		id->phys = npu;
 		id->phys_from = PHYS_NPU_SMI;

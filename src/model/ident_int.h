@@ -8,7 +8,16 @@
 #include "ident.h"
 #include "model.h"
 
+/* ident_names.c: names and jobs kept once each (one reference per
+ * call to get; put NULL does nothing).  The model's process and identity
+ * names and identities' jobs are these: never written through. */
+char *ident_name_get(struct idents *ids, const char *s);
+void ident_name_put(struct idents *ids, const char *s);
+void ident_names_free(struct idents *ids);
+
 /* ident.c: the table. */
+/* id's environment record, made when it has none. */
+struct ident_env *ident_env_mut(struct ident *id);
 /* The identity of (host, pid, name), created when new (the table is
  * bounded: ident.h). */
 struct ident *ident_get(struct model *m, struct model_host *host, long pid,
@@ -41,14 +50,15 @@ void ident_drop(struct model *m, struct ident *id);
 /* Its job from --job or the roots, while it has none; file: a path of
  * one of its lines. */
 void ident_find_job(struct model *m, struct ident *id, const char *file);
-void ident_set_job(struct ident *id, const char *job);
+void ident_set_job(struct model *m, struct ident *id, const char *job);
 /* The same, saying which rule named it (one of IDENT_JOB_*). */
-void ident_set_job_by(struct ident *id, const char *job, const char *rule);
+void ident_set_job_by(struct model *m, struct ident *id, const char *job,
+		      const char *rule);
 /* t widens its first and last times. */
 void ident_saw(struct ident *id, logtime_t t);
 
 /* ident_learn.c */
-/* The device it works on now (adds it to devices[]); its index there. */
+/* The device it works on now (adds it to dev[]); its index there. */
 size_t ident_set_device(struct ident *id, long device);
 /* The physical NPU of its device from its map (when it has one). */
 void ident_map_phys(struct ident *id);
@@ -64,6 +74,8 @@ void ledger_created(struct ident *id, struct ledger *l, enum ledger_res r,
 void ledger_destroyed(struct ident *id, struct ledger *l, logtime_t t);
 void ledger_failed(struct ident *id, struct ledger *l, enum ledger_res r,
 		   logtime_t t);
+/* A failed create of r: in its ledger, or counted without one. */
+void ident_ledger_failed(struct ident *id, enum ledger_res r, logtime_t t);
 void ledger_statistics(struct ledger *l, enum ledger_res r,
 		       const struct fact *f);
 /* Whether id has a finding (a leak) that keeps it. */

@@ -12,16 +12,14 @@
 
 /* ---- devices ---- */
 
-/* Its slot for device in devices[] (added when new; when all are taken,
+/* Its slot for device in dev[] (added when new; when all are taken,
  * the oldest goes, with its counts). */
 static size_t dev_slot(struct ident *id, long device)
 {
 	for (size_t i = 0; i < id->ndevices; i++)
-		if (id->devices[i] == device)
+		if (id->dev[i].device == device)
 			return i;
 	if (id->ndevices == IDENT_DEVICES) {
-		memmove(id->devices, id->devices + 1,
-			(IDENT_DEVICES - 1) * sizeof *id->devices);
 		memmove(id->dev, id->dev + 1,
 			(IDENT_DEVICES - 1) * sizeof *id->dev);
 		id->ndevices--;
@@ -31,8 +29,8 @@ static size_t dev_slot(struct ident *id, long device)
 				   (id->ndevices + 1) * sizeof *id->dev);
 	}
 	size_t i = id->ndevices++;
-	id->devices[i] = device;
 	memset(&id->dev[i], 0, sizeof id->dev[i]);
+	id->dev[i].device = device;
 	id->dev[i].last = LOGTIME_UNKNOWN;
 	return i;
 }
@@ -41,8 +39,10 @@ void ident_map_phys(struct ident *id)
 {
 	if (id->phys_from == PHYS_NPU_SMI)
 		return;		/* npu-smi's table wins (ident_apply_npu) */
-	if (id->nmap && id->device >= 0 && id->device < id->nmap) {
-		id->phys = id->map[id->device];
+	const struct ident_env *env = ident_env(id);
+
+	if (env->nmap && id->device >= 0 && id->device < env->nmap) {
+		id->phys = env->map[id->device];
 		id->phys_from = PHYS_ENVIRON;
 	} else {
 		id->phys = IDENT_UNKNOWN;
@@ -122,7 +122,7 @@ static void inherit(struct model *m, struct ident *id)
 	set_if_said(&id->ep, id->ep < 0 ? anon->ep : -1);
 	if (id->device < 0 && anon->device >= 0) {
 		for (size_t i = 0; i < anon->ndevices; i++)
-			dev_slot(id, anon->devices[i]);
+			dev_slot(id, anon->dev[i].device);
 		ident_set_device(id, anon->device);
 	}
 }
@@ -375,7 +375,7 @@ void model_ident_incident(struct model *m, struct incident *inc)
 	enum ledger_res r = create_api(incident_field(inc, "api"));
 	if (inc->code == CODE_EE1023 && r != LEDGER_COUNT &&
 	    ledger_of_resource(inc->resource) != LEDGER_COUNT)
-		ledger_failed(id, ident_ledger_mut(id, r), r, inc->first);
+		ident_ledger_failed(id, r, inc->first);
 }
 
 void ident_link_proc(struct model *m, struct process *p)

@@ -42,14 +42,35 @@ const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r)
 	return id->ledger[r] ? id->ledger[r] : &no_ledger;
 }
 
+void ident_ledger_get(const struct ident *id, enum ledger_res r,
+		      struct ledger *out)
+{
+	/* memcpy, not =: the padding too (views hash the bytes). */
+	memcpy(out, ident_ledger(id, r), sizeof *out);
+	if (!id->ledger[r])
+		out->failed = id->failed_only[r];
+}
+
 struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r)
 {
 	if (!id->ledger[r]) {
-		/* memcpy, not =: the padding too (views hash the bytes). */
-		id->ledger[r] = xmalloc(sizeof *id->ledger[r]);
-		memcpy(id->ledger[r], &no_ledger, sizeof no_ledger);
+		struct ledger *l = xmalloc(sizeof *l);
+		ident_ledger_get(id, r, l);
+		id->ledger[r] = l;
+		id->failed_only[r] = 0;
 	}
 	return id->ledger[r];
+}
+
+void ident_ledger_failed(struct ident *id, enum ledger_res r, logtime_t t)
+{
+	/* Without a ledger nothing was counted to take back (no call line
+	 * came): a count is all it keeps, until it would overflow. */
+	if (!id->ledger[r] && id->failed_only[r] < UINT32_MAX) {
+		id->failed_only[r]++;
+		return;
+	}
+	ledger_failed(id, ident_ledger_mut(id, r), r, t);
 }
 
 unsigned long long ledger_held(const struct ledger *l)

@@ -28,23 +28,21 @@ static void take_devices(struct ident *id, const struct ident *snap)
 	size_t n = snap->ndevices > IDENT_DEVICES ? IDENT_DEVICES
 						  : snap->ndevices;
 
+	if (!snap->dev)
+		n = 0;	/* nothing to take (a snapshot's has them) */
+
 	id->ndevices = 0;
 	id->dev = xrealloc(id->dev, (n ? n : 1) * sizeof *id->dev);
 	for (size_t i = 0; i < n; i++) {
-		if (snap->devices[i] < 0)
+		if (snap->dev[i].device < 0)
 			continue;
-		id->devices[id->ndevices] = snap->devices[i];
-		if (snap->dev)
-			id->dev[id->ndevices] = snap->dev[i];
-		else
-			memset(&id->dev[id->ndevices], 0, sizeof *id->dev);
-		id->ndevices++;
+		id->dev[id->ndevices++] = snap->dev[i];
 	}
 	id->device = known(snap->device);
 	/* The device it set is among those it used. */
 	if (id->device >= 0 && !id->ndevices) {
-		id->devices[0] = id->device;
 		memset(&id->dev[0], 0, sizeof *id->dev);
+		id->dev[0].device = id->device;
 		id->dev[0].last = LOGTIME_UNKNOWN;
 		id->ndevices = 1;
 	}
@@ -65,7 +63,7 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 	id->tp = known(snap->tp);
 	id->ep = known(snap->ep);
 	if (snap->job && snap->job[0])
-		ident_set_job_by(id, snap->job, snap->job_rule);
+		ident_set_job_by(m, id, snap->job, snap->job_rule);
 	ident_saw(id, snap->first);
 	ident_saw(id, snap->last);
 	id->dev_seen = snap->dev_seen ? 1 : id->dev_seen;
@@ -79,6 +77,8 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 		else if (id->ledger[r])
 			memcpy(id->ledger[r], ident_ledger(snap, lr),
 			       sizeof (struct ledger));
+		if (!snap->ledger[r])
+			id->failed_only[r] = 0;
 	}
 	if (keep_phys && snap->phys_from != PHYS_NONE && snap->phys >= 0) {
 		id->phys = snap->phys;

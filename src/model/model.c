@@ -71,7 +71,6 @@ void model_free(struct model *m)
 		model_free_process(m, m->procs[i]);
 	free(m->procs);
 	htab_free(&m->proc_index);
-	htab_free(&m->pid_index);
 	for (size_t i = 0; i < m->nproblems; i++) {
 		free(m->problems[i].path);
 		free(m->problems[i].error);
@@ -102,19 +101,27 @@ static int same_class(const struct class_key *a, const struct incident *inc)
 	return class_key_cmp(a, &k) == 0;
 }
 
-/* Counts inc in a short list of classes; returns whether the class is
- * new there. */
-static int count_class(struct class_count **v, size_t *n,
-		       const struct incident *inc, size_t seq, size_t w)
+/* Counts inc in its process's short list of classes; returns whether
+ * the class is new there.  The first is kept in the record itself. */
+static int count_class(struct process *p, const struct incident *inc,
+		       size_t seq, size_t w)
 {
-	for (size_t i = 0; i < *n; i++) {
-		if (same_class(&(*v)[i].k, inc)) {
-			(*v)[i].n += w;
+	for (size_t i = 0; i < p->nclasses; i++) {
+		if (same_class(&p->classes[i].k, inc)) {
+			p->classes[i].n += w;
 			return 0;
 		}
 	}
-	*v = xrealloc(*v, (*n + 1) * sizeof **v);
-	(*v)[(*n)++] = (struct class_count){
+	if (!p->nclasses) {
+		p->classes = &p->one_class;
+	} else if (p->classes == &p->one_class) {
+		p->classes = xmalloc(2 * sizeof *p->classes);
+		p->classes[0] = p->one_class;
+	} else {
+		p->classes = xrealloc(p->classes,
+				      (p->nclasses + 1) * sizeof *p->classes);
+	}
+	p->classes[p->nclasses++] = (struct class_count){
 		{ inc->code, inc->resource, inc->cause }, w, seq
 	};
 	return 1;
@@ -142,9 +149,9 @@ static struct process *find_process(struct model *m, struct model_host *host,
 				    long pid, const char *name, long key_dev)
 {
 	struct pkey key = { host, pid, name, key_dev };
-	size_t seed = (size_t)pid * 0x9e3779b97f4a7c15ULL +
-		      (host ? host->index + 1 : 0) * 0x85ebca6bU;
-	size_t h = htab_hash_str(name, seed);
+	/* By host and pid only: the names of one pid share a bucket, which
+	 * the pid-only joins walk (ident.c). */
+	size_t h = model_pid_hash(host, pid);
 	struct process *p = (struct process *)
 		htab_find(&m->proc_index, h, proc_eq, &key);
 
@@ -158,18 +165,16 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	if (host)
 		host->nprocs++;
 	p->pid = pid;
-	p->key_dev = key_dev;
-	p->name = xstrdup(name);
+	p->key_dev = (int)key_dev;
+	p->name = ident_name_get(&m->idents, name);
 	p->first = p->last = p->last_at = LOGTIME_UNKNOWN;
 	p->node.hash = h;
 	htab_insert(&m->proc_index, &p->node);
-	p->pid_node.hash = model_pid_hash(host, pid);
-	htab_insert(&m->pid_index, &p->pid_node);
 	if (m->nprocs == m->capprocs) {
 		m->capprocs = m->capprocs ? 2 * m->capprocs : 64;
 		m->procs = xrealloc(m->procs, m->capprocs * sizeof *m->procs);
 	}
-	p->index = m->nprocs;
+	p->index = (unsigned)m->nprocs;
 	m->procs[m->nprocs++] = p;
 	return p;
 }
@@ -186,7 +191,7 @@ static void count_in_process(struct model *m, struct process *p,
 		if (p->last_at == LOGTIME_UNKNOWN || last_at > p->last_at)
 			p->last_at = last_at;
 	}
-	if (count_class(&p->classes, &p->nclasses, inc, m->pairs, m->weight))
+	if (count_class(p, inc, m->pairs, m->weight))
 		m->pairs++;
 }
 

@@ -122,25 +122,31 @@ struct process_live {
 };
 
 struct process {
-	struct hnode node;	/* by host, pid and name */
-	struct hnode pid_node;	/* in model.pid_index: by host and pid */
+	struct hnode node;	/* in model.proc_index: by host and pid */
 	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	struct model_host *host;	/* NULL: local input */
 	long pid;
-	char *name;
-	long key_dev;	/* a cluster's pid-less process: its device (else -1) */
+	const char *name;	/* kept once (the identities' names) */
 	size_t total;	/* by resource: process_by_resource (its classes') */
+	/* Its classes: most processes have one, kept in one_class (no
+	 * allocation of its own); more are an array of their own. */
 	struct class_count *classes;
-	size_t nclasses;
 	logtime_t first, last;		/* as the log wrote them */
 	logtime_t last_at;		/* last as counted: the "last" sort's */
-	/* The model's own: */
-	size_t index;			/* in model.procs */
 	/* The live modes' part, made when it is first tracked live; NULL
 	 * in --once, whose processes are many and keep none of it. */
 	struct process_live *lv;
-	int alive;
 	unsigned long long alive_ms;	/* when alive was found out */
+	/* Narrow, side by side (--once keeps 300,000 of these records):
+	 * classes are a few dozen at most, and a process's index a place
+	 * in memory. */
+	unsigned nclasses;
+	unsigned index;			/* in model.procs (the model's own) */
+	/* A cluster's pid-less process: its device (else -1); ids are of 9
+	 * digits at most (ident_learn.c's parse_id). */
+	int key_dev;
+	int alive;
+	struct class_count one_class;
 };
 
 /* A process's incidents of resource r: the sum of its classes' (kept
@@ -213,8 +219,10 @@ struct model {
 	size_t by_code[CODE_COUNT];	/* by enum code */
 	struct process **procs;		/* tracked; sorted by model_sort */
 	size_t nprocs, capprocs;
+	/* By host, pid, name and key_dev, hashed by host and pid alone
+	 * (model_pid_hash): one table for both the lookup of a process and
+	 * the pid-only joins (every name of a pid in one bucket). */
 	struct htab proc_index;
-	struct htab pid_index;	/* the same by host and pid (pid-only joins) */
 	struct dlist lru;	/* processes by last incident, latest first */
 	size_t next_id, pairs;
 	struct problem *problems;	/* the first MODEL_LISTED */

@@ -4,7 +4,7 @@
 
 #include "model.h"
 
-/* The hash of model.pid_index and of the identities' index: by host
+/* The hash of model.proc_index and of the identities' index: by host
  * and pid, so that every name of one pid is in one bucket. */
 static inline size_t model_pid_hash(const struct model_host *host, long pid)
 {

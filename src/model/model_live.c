@@ -342,8 +342,9 @@ void model_free_process(struct model *m, struct process *p)
 	forget_recent(m, p);
 	if (p->host)
 		p->host->nprocs--;
-	free(p->name);
-	free(p->classes);
+	ident_name_put(&m->idents, p->name);
+	if (p->classes != &p->one_class)
+		free(p->classes);
 	if (p->lv)
 		free(p->lv->minutes);
 	free(p->lv);
@@ -358,7 +359,6 @@ void model_fold(struct model *m, struct process *p)
 	m->folded_incidents += p->total;
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
-	htab_remove(&m->pid_index, &p->pid_node);
 	if (p->lv)
 		dlist_remove(&m->lru, &p->lv->lru);
 	struct process *last = m->procs[--m->nprocs];

@@ -59,7 +59,7 @@ void model_sort(struct model *m)
 	if (m->nprocs)
 		qsort(m->procs, m->nprocs, sizeof *m->procs, cmp_process);
 	for (size_t i = 0; i < m->nprocs; i++) {
-		m->procs[i]->index = i;
+		m->procs[i]->index = (unsigned)i;
 		if (m->procs[i]->nclasses)
 			qsort(m->procs[i]->classes, m->procs[i]->nclasses,
 			      sizeof(struct class_count), cmp_class_count);

@@ -69,11 +69,11 @@ static void device_text(const struct ident *id, struct strbuf *out)
 		sb_addf(out, _(id->phys_from == PHYS_NPU_SMI ? L_ID_PHYS_SMI
 			       : L_ID_PHYS_ENV), id->phys);
 	else
-		sb_adds(out, _(id->has_map ? L_ID_PHYS_UNKNOWN : L_ID_NO_MAP));
+		sb_adds(out, _(ident_env(id)->has_map ? L_ID_PHYS_UNKNOWN : L_ID_NO_MAP));
 	if (id->ndevices > 1) {
 		sb_adds(out, _(L_ID_DEVICES));
 		for (size_t i = 0; i < id->ndevices && i < IDENT_DEVICES; i++)
-			sb_addf(out, "%s%ld", i ? ", " : "", id->devices[i]);
+			sb_addf(out, "%s%ld", i ? ", " : "", id->dev[i].device);
 	}
 }
 
@@ -134,9 +134,10 @@ void ident_lines(const struct tui *t, const struct ident *id,
 		sb_adds(out, "; ");
 		sb_addf(out, _(L_ID_JOB), sb_str(&sb));
 	}
-	if (id->host_pid > 0 && id->host_pid != id->pid) {
+	long host_pid = ident_env(id)->host_pid;
+	if (host_pid > 0 && host_pid != id->pid) {
 		sb_adds(out, "; ");
-		sb_addf(out, _(L_ID_HOST_PID), id->host_pid);
+		sb_addf(out, _(L_ID_HOST_PID), host_pid);
 	}
 	sb_addc(out, '\n');
 	sb_free(&sb);

@@ -58,7 +58,7 @@ int dev_matches(const struct dash *d, const struct process *p)
 	if (id->device == d->dev_id)
 		return 1;
 	for (size_t i = 0; i < id->ndevices && i < IDENT_DEVICES; i++)
-		if (id->devices[i] == d->dev_id)
+		if (id->dev[i].device == d->dev_id)
 			return 1;
 	return 0;
 }

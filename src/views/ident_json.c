@@ -68,7 +68,7 @@ void ident_json_process(struct strbuf *sb, const struct ident *id)
 	sb_adds(sb, ", \"devices\": [");
 	for (size_t i = 0, k = 0; id && i < id->ndevices &&
 	     i < IDENT_DEVICES; i++) {
-		long d = id->devices[i];
+		long d = id->dev[i].device;
 		if (d < 0 || d > VIEW_DEVICE_MAX)
 			continue;
 		sb_addf(sb, "%s%ld", k++ ? ", " : "", d);

@@ -41,7 +41,7 @@ static void write_devices(struct strbuf *sb, const struct ident *id)
 {
 	sb_adds(sb, ", \"devices\": [");
 	for (size_t i = 0; i < id->ndevices; i++)
-		sb_addf(sb, "%s%ld", i ? ", " : "", id->devices[i]);
+		sb_addf(sb, "%s%ld", i ? ", " : "", id->dev[i].device);
 	sb_adds(sb, "], \"dev\": [");
 	for (size_t i = 0; id->dev && i < id->ndevices; i++) {
 		const struct ident_dev *d = &id->dev[i];
@@ -303,7 +303,7 @@ static int read_devices(const struct jval *o, struct ident *id)
 		    e->integer > VIEW_DEVICE_MAX ||
 		    read_dev(&dc->items[i], &id->dev[i]) < 0)
 			return -1;
-		id->devices[i] = (long)e->integer;
+		id->dev[i].device = (long)e->integer;
 	}
 	id->ndevices = dv->n;
 	return 0;

@@ -100,7 +100,7 @@ static void failing(struct dev_set *s, const struct model *m)
 	for (size_t i = 0; i < n; i++) {
 		const struct ident *id = v[i];
 		for (size_t d = 0; id->dev && d < id->ndevices; d++) {
-			long dev = id->devices[d];
+			long dev = id->dev[d].device;
 			if (dev < 0 || dev > VIEW_DEVICE_MAX || !id->dev[d].n)
 				continue;
 			add(s, id->host, dev, prom_npu_of(id, dev), RES_NONE,

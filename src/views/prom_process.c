@@ -25,8 +25,8 @@ long prom_npu_of(const struct ident *id, long dev)
 		return -1;
 	if (dev == id->device && id->phys >= 0 && id->phys_from != PHYS_NONE)
 		return id->phys;
-	if (dev < id->nmap && id->map[dev] >= 0)
-		return id->map[dev];
+	if (dev < ident_env(id)->nmap && ident_env(id)->map[dev] >= 0)
+		return ident_env(id)->map[dev];
 	return -1;
 }
 
@@ -155,9 +155,9 @@ static void put(struct strbuf *out, const struct model *m,
 		sb_addf(out, "," TAX_KEY_RANK "=\"%ld\"", rank);
 	label(out, TAX_KEY_TASK, task_of(m, id));
 	if (id) {
-		label(out, TAX_KEY_POD, id->pod_name);
-		label(out, TAX_KEY_NAMESPACE, id->pod_namespace);
-		label(out, TAX_KEY_CONTAINER, id->container_name);
+		label(out, TAX_KEY_POD, ident_env(id)->pod_name);
+		label(out, TAX_KEY_NAMESPACE, ident_env(id)->pod_namespace);
+		label(out, TAX_KEY_CONTAINER, ident_env(id)->container_name);
 	}
 	if (x->host)
 		label(out, TAX_KEY_HOST, x->host->name);

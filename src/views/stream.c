@@ -168,12 +168,13 @@ static uint64_t ident_sum(const struct ident *id)
 		     (long)id->ndevices, id->dev_seen };
 
 	h = fnv(h, v, sizeof v);
-	h = fnv(h, id->devices, id->ndevices * sizeof *id->devices);
-	if (id->dev)
+	if (id->dev)	/* its devices and their counts */
 		h = fnv(h, id->dev, id->ndevices * sizeof *id->dev);
-	for (int r = 0; r < LEDGER_COUNT; r++)
-		h = fnv(h, ident_ledger(id, (enum ledger_res)r),
-			sizeof (struct ledger));
+	for (int r = 0; r < LEDGER_COUNT; r++) {
+		struct ledger l;
+		ident_ledger_get(id, (enum ledger_res)r, &l);
+		h = fnv(h, &l, sizeof l);
+	}
 	h = fnv(h, &id->first, sizeof id->first);
 	h = fnv(h, &id->last, sizeof id->last);
 	if (id->job)

@@ -195,9 +195,21 @@ static void test_failed_creates_not_held(void **state)
 	inc = make(32, "r", RES_NOTIFY, T0, NULL);
 	field(inc, "api", "aclrtCreateNotify");
 	model_add(&m, inc, READ_BEFORE);
-	const struct ledger *q = ident_ledger(find(&m, 32, "r"), LEDGER_NOTIFY);
-	assert_int_equal(q->failed, 1);
-	assert_int_equal(q->from, LEDGER_NONE);
+	/* Counted without a ledger (a failure and no call line makes none:
+	 * ident.failed_only), and the whole of it read back. */
+	const struct ident *rid = find(&m, 32, "r");
+	struct ledger q;
+	assert_null(rid->ledger[LEDGER_NOTIFY]);
+	ident_ledger_get(rid, LEDGER_NOTIFY, &q);
+	assert_int_equal(q.failed, 1);
+	assert_int_equal(q.from, LEDGER_NONE);
+	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->failed, 0);
+	/* A call line makes its ledger, which takes the failure. */
+	fact(&m, 32, "r", FACT_CREATE, RES_NOTIFY, T0 + 1);
+	assert_non_null(rid->ledger[LEDGER_NOTIFY]);
+	assert_int_equal(rid->failed_only[LEDGER_NOTIFY], 0);
+	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->failed, 1);
+	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->attempts, 1);
 	assert_ptr_equal(find(&m, 32, "r")->proc, m.procs[m.nprocs - 1]);
 	model_free(&m);
 }
@@ -263,8 +275,8 @@ static void test_device_from(void **state)
 		device_fact(&m, 42, "z", d);
 	const struct ident *z = find(&m, 42, "z");
 	assert_int_equal(z->ndevices, IDENT_DEVICES);
-	assert_int_equal(z->devices[0], 2);
-	assert_int_equal(z->devices[IDENT_DEVICES - 1], IDENT_DEVICES + 1);
+	assert_int_equal(z->dev[0].device, 2);
+	assert_int_equal(z->dev[IDENT_DEVICES - 1].device, IDENT_DEVICES + 1);
 	assert_int_equal(z->device, IDENT_DEVICES + 1);
 	/* Never guessed. */
 	inc = make(41, "y", RES_STREAM, T0, NULL);

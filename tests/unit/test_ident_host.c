@@ -126,10 +126,10 @@ static void test_npu_gives_the_phys(void **state)
 	model_add(&m, make(getpid(), self, RES_STREAM, T0, NULL), READ_BEFORE);
 	model_alive(&m, m.procs[0]);
 	const struct ident *id = find(&m, getpid(), self);
-	assert_true(id->has_map);
+	assert_true(ident_env(id)->has_map);
 	assert_int_equal(id->phys, 5);
 	assert_int_equal(id->phys_from, PHYS_ENVIRON);
-	assert_int_equal(id->host_pid, getpid());
+	assert_int_equal(ident_env(id)->host_pid, getpid());
 	static struct npu_table t;
 	memset(&t, 0, sizeof t);
 	t.chips[0] = (struct npu_chip){ 6, 0, "910B3" };
@@ -176,7 +176,7 @@ static void test_container_pid_not_matched(void **state)
 	model_alive(&m, m.procs[0]);
 	const struct ident *id = find(&m, getpid(), self);
 	assert_int_equal(id->rank, IDENT_UNKNOWN);
-	assert_int_equal(id->host_pid, IDENT_UNKNOWN);
+	assert_int_equal(ident_env(id)->host_pid, IDENT_UNKNOWN);
 	model_free(&m);
 }
 
@@ -237,8 +237,8 @@ static void test_status_without_environ(void **state)
 	const struct ident *id = find(&m, getpid(), self);
 	/* Nothing of its environment, but its host pid and so its NPU. */
 	assert_int_equal(id->rank, IDENT_UNKNOWN);
-	assert_false(id->has_map);
-	assert_int_equal(id->host_pid, getpid());
+	assert_false(ident_env(id)->has_map);
+	assert_int_equal(ident_env(id)->host_pid, getpid());
 	assert_int_equal(id->phys, 3);
 	assert_int_equal(id->phys_from, PHYS_NPU_SMI);
 	model_free(&m);

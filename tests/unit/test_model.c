@@ -67,6 +67,48 @@ static void test_processes_by_hash(void **state)
 	model_free(&m);
 }
 
+/* --once keeps a record per process (and an identity for those that
+ * taught something): their sizes, printed (the figures of issue 19's
+ * 300,000 pids) and held on LP64, where the bench measures them.  One
+ * class lives in the record, a name is kept once however many share it,
+ * an identity without an environment reads the record that says
+ * nothing. */
+static void test_record_sizes(void **state)
+{
+	struct model m;
+
+	(void)state;
+	print_message("# sizeof: process %zu, ident %zu, ident_dev %zu, "
+		      "ident_env %zu, ledger %zu, class_count %zu\n",
+		      sizeof(struct process), sizeof(struct ident),
+		      sizeof(struct ident_dev), sizeof(struct ident_env),
+		      sizeof(struct ledger), sizeof(struct class_count));
+	if (sizeof(long) == 8 && sizeof(void *) == 8) {
+		assert_true(sizeof(struct process) <= 152);
+		assert_true(sizeof(struct ident) <= 248);
+		assert_true(sizeof(struct ident_dev) <= 88);
+	}
+	model_init(&m);
+	model_add(&m, make(DEAD_PID, "train", RES_STREAM, LOGTIME_UNKNOWN,
+			   NULL), READ_BEFORE);
+	model_add(&m, make(DEAD_PID + 1, "train", RES_STREAM,
+			   LOGTIME_UNKNOWN, NULL), READ_BEFORE);
+	assert_int_equal(m.nprocs, 2);
+	assert_ptr_equal(m.procs[0]->name, m.procs[1]->name);
+	assert_ptr_equal(m.procs[0]->classes, &m.procs[0]->one_class);
+	model_add(&m, make(DEAD_PID, "train", RES_EVENT, LOGTIME_UNKNOWN,
+			   NULL), READ_BEFORE);
+	assert_int_equal(m.procs[0]->nclasses, 2);
+	assert_true(m.procs[0]->classes != &m.procs[0]->one_class);
+	assert_int_equal(process_by_resource(m.procs[0], RES_STREAM), 1);
+	assert_int_equal(process_by_resource(m.procs[0], RES_EVENT), 1);
+	struct ident none = { .pid = DEAD_PID };
+	assert_int_equal(ident_env(&none)->host_pid, IDENT_UNKNOWN);
+	assert_int_equal(ident_env(&none)->nmap, 0);
+	assert_null(ident_env(&none)->pod_name);
+	model_free(&m);
+}
+
 static void test_windows_and_trend(void **state)
 {
 	struct model m;
@@ -738,6 +780,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_processes_by_hash),
+		cmocka_unit_test(test_record_sizes),
 		cmocka_unit_test(test_windows_and_trend),
 		cmocka_unit_test(test_future_times_count_when_read),
 		cmocka_unit_test(test_past_times_do_not_break_windows),

@@ -341,7 +341,8 @@ static void test_identity_json(void **state)
 {
 	struct ident id = {
 		.pid = 200104, .name = "python3", .device = 3,
-		.devices = { 0, 3 }, .ndevices = 2, .phys = 7,
+		.dev = (struct ident_dev[]){ { .device = 0 }, { .device = 3 } },
+		.ndevices = 2, .phys = 7,
 		.phys_from = PHYS_ENVIRON, .rank = 3, .job = "job-a",
 		.job_rule = IDENT_JOB_PATH,
 	};

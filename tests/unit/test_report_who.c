@@ -62,7 +62,7 @@ static void setup(struct fixture *f)
 		struct process *p = f->m.procs[i];
 		struct ident *id = &f->id[i];
 		*id = (struct ident){
-			.host = p->host, .pid = p->pid, .name = p->name,
+			.host = p->host, .pid = p->pid, .name = (char *)p->name,
 			.device = (long)(i == 2 ? 12 : 3), .phys = -1,
 			.rank = (long)(i * 3 + 3), .local_rank = -1,
 			.proc = p, .alive = i == 1,
