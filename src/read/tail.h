@@ -18,6 +18,15 @@
 struct tail {
 	const char *path;	/* interned in the model */
 	enum file_kind kind;
+	/* How its writer writes (follow_read.c; here, in the room kind
+	 * leaves): cuts_lines, a read has found the end of what was written
+	 * inside a line, so its writer writes pieces, not whole lines, and
+	 * the rest of a call may be in its next piece; floods, its last read
+	 * was of READ_BUF bytes or more (the CANN logger writes its buffer
+	 * early when a process logs 768 KiB in less than 200 ms, and then its
+	 * next write can come within tens of ms, with the rest of a call its
+	 * last write cut). */
+	unsigned char cuts_lines, floods;
 	dev_t dev;
 	ino_t ino;
 	off_t offset;		/* bytes read so far */
@@ -38,15 +47,6 @@ struct tail {
 	unsigned char in_history; /* waiting for its turn in the history */
 	unsigned char unwatched; /* its directory is polled, not watched */
 	unsigned char more; /* the last read stopped at its budget */
-	/* Its writer has been seen to stop inside a line (a read found the
-	 * end of what was written there): it writes pieces, not whole
-	 * lines, and the rest of a call may be in its next piece. */
-	unsigned char cuts_lines;
-	/* Its last read was of a flood (READ_BUF bytes or more): the CANN
-	 * logger writes its buffer early when a process logs 768 KiB in
-	 * less than its 200 ms, and then its next write can come within
-	 * tens of ms, with the rest of a call its last write cut. */
-	unsigned char floods;
 	unsigned char in_backlog; /* listed in the follower's backlog */
 	unsigned char in_dirty, in_pending; /* and in its other lists */
 	unsigned char let_go; /* --once: read, to be freed (follow_let_go) */
