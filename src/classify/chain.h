@@ -159,6 +159,8 @@ struct classifier {
 	unsigned long long tick;
 	unsigned long order;
 	unsigned quiet_done, quiet_open;
+	settle_fn settle;
+	void *settle_ctx;
 	held_fn held;
 	void *held_ctx;
 	struct tombstone tomb[TOMBSTONES];

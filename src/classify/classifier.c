@@ -54,6 +54,12 @@ void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 	c->quiet_open = quiet_open;
 }
 
+void classifier_set_settle(struct classifier *c, settle_fn settle, void *ctx)
+{
+	c->settle = settle;
+	c->settle_ctx = ctx;
+}
+
 void classifier_set_hold(struct classifier *c, held_fn held, void *ctx)
 {
 	c->held = held;
@@ -286,10 +292,27 @@ static int chain_done(const struct chain *ch)
 	return ch->screen ? ch->body : ch->boundary;
 }
 
+/* How long a chain waits for more after its last line: a chain still
+ * without its API boundary, quiet_open (the rest may be in the logger's
+ * next batch); one with its boundary, quiet_done; one with a trailer too,
+ * from a writer of whole lines, only its settle time.  The CANN logger
+ * writes a call's lines (the trailers 3 to 41 us after the boundary in
+ * every real chain) into one buffer and the buffer with one write(2); a
+ * call that the exchange of its buffers cuts has its rest in the next
+ * write, 20 ms later at the soonest (its flush thread sleeps in steps of
+ * 20 ms) and 200 ms later when the process logs less than 768 KiB in
+ * that time, which no short wait catches: the tombstone then keeps the
+ * late trailer from counting as a new failure. */
 static unsigned long long deadline(const struct classifier *c,
 				   const struct chain *ch)
 {
-	return ch->tick + (chain_done(ch) ? c->quiet_done : c->quiet_open);
+	if (ch->screen)
+		return ch->tick + (ch->body ? c->quiet_done : c->quiet_open);
+	if (!ch->boundary)
+		return ch->tick + c->quiet_open;
+	unsigned settle = ch->trailer && c->settle && ch->lastfile
+			  ? c->settle(c->settle_ctx, ch->lastfile) : 0;
+	return ch->tick + (settle ? settle : c->quiet_done);
 }
 
 void classifier_expire(struct classifier *c, unsigned long long now_ms)

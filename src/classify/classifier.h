@@ -85,6 +85,14 @@ void classifier_flush(struct classifier *c);
 void classifier_set_tick(struct classifier *c, unsigned long long now_ms);
 void classifier_set_quiet(struct classifier *c, unsigned quiet_done,
 			  unsigned quiet_open);
+/* settle(ctx, file) says how the file a chain's last line came from is
+ * written: > 0 by a writer of whole lines (each write ends at a line's
+ * end, as the CANN logger's flush of its buffer does), so that a chain
+ * of it that has its trailer (a line after the API boundary) is whole
+ * once that many ms have passed since its last line came, instead of
+ * quiet_done; 0 keeps quiet_done.  Without it, quiet_done. */
+typedef unsigned (*settle_fn)(void *ctx, const char *file);
+void classifier_set_settle(struct classifier *c, settle_fn settle, void *ctx);
 void classifier_expire(struct classifier *c, unsigned long long now_ms);
 /* As classifier_flush at the end of a stream, but the chains whose last
  * line's file keep(ctx, file) says is still being written stay open (a

@@ -77,6 +77,18 @@ static int file_held(void *ctx, const char *file, unsigned long long now)
 	return t && follow_held(fw, t, now);
 }
 
+/* The classifier's other question: how the file of a chain's last line
+ * is written (follow_settle). */
+static unsigned file_settle(void *ctx, const char *file)
+{
+	struct follower *fw = ctx;
+	const struct tail *in = fw->rd.stdin_tail;
+	const struct tail *t = in && in->path == file
+			       ? in : tailtab_find(&fw->tt, file);
+
+	return t ? follow_settle(t) : 0;
+}
+
 struct follower *follower_new(struct ruleset *rs, struct model *m,
 			      const struct follow_opts *o, struct strbuf *err)
 {
@@ -99,6 +111,7 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 	classifier_set_facts(fw->cl, on_fact, fw);
 	classifier_set_quiet(fw->cl, QUIET_DONE_MS, QUIET_OPEN_MS);
 	classifier_set_hold(fw->cl, file_held, fw);
+	classifier_set_settle(fw->cl, file_settle, fw);
 	fw->partial_ms = PARTIAL_LIMIT_MS;
 	const char *test_ms = getenv("PLOGTOP_TEST_PARTIAL_MS");
 	if (test_ms && *test_ms) {

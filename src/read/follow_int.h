@@ -145,6 +145,9 @@ void follow_flush_quiet(struct follower *fw, unsigned long long now);
 int follow_holding(const struct tail *t);
 int follow_held(const struct follower *fw, const struct tail *t,
 		unsigned long long now);
+/* How long a chain of t that has its trailer waits after its last line
+ * (classifier_set_settle): > 0 when t's writer writes whole lines. */
+unsigned follow_settle(const struct tail *t);
 /* When the next record or line held back is due (0: none). */
 unsigned long long follow_read_due(const struct follower *fw,
 				   unsigned long long now);

@@ -21,6 +21,51 @@
 /* A record is given to the classifier once its file has been quiet this
  * long: a header-less continuation comes in the same write. */
 #define RECORD_QUIET_MS 10
+/* The same for a file whose writer writes whole lines (no read has ended
+ * inside a line, as none does of the CANN logger's files: it writes its
+ * buffer of whole lines with one write(2)); a chain of it that has its
+ * trailer closes this long after its last line came, not QUIET_DONE_MS
+ * (classifier_set_settle).  What it waits for: the rest of a write that
+ * a read overtook as it was being made, or the next line of a writer
+ * that writes a line at a time. */
+#define WHOLE_QUIET_MS 5
+
+static int whole_lines(const struct tail *t)
+{
+	return !t->cuts_lines && !t->floods && !t->packed;
+}
+
+static unsigned record_quiet(const struct tail *t)
+{
+	return whole_lines(t) ? WHOLE_QUIET_MS : RECORD_QUIET_MS;
+}
+
+/* When the records a tail gives the classifier next came.  A record given
+ * out for quiet came with its file's last bytes; for a writer of whole
+ * lines its chain's wait counts from then, so that the record's wait and
+ * the chain's overlap. */
+static void feed_from(struct follower *fw, const struct tail *t,
+		      unsigned long long now, int quiet)
+{
+	classifier_set_tick(fw->cl, quiet && whole_lines(t) ? t->last_ms : now);
+}
+
+unsigned follow_settle(const struct tail *t)
+{
+	return whole_lines(t) ? WHOLE_QUIET_MS : 0;
+}
+
+/* How the writer wrote what a read of n bytes got: a read that ended at
+ * the end of what was written (at_end), inside a line, was of a writer
+ * that cuts lines. */
+static void note_pace(struct tail *t, long long n, int at_end)
+{
+	if (n <= 0)
+		return;
+	t->floods = n >= READ_BUF;
+	if (at_end && linesplit_pending(&t->ls))
+		t->cuts_lines = 1;
+}
 
 /* Whether a tail's line being written may still continue the record it
  * holds back: for partial_ms after the line began. */
@@ -97,7 +142,8 @@ int follow_holding(const struct tail *t)
  * back is complete (its continuation lines come in the same write), and
  * must reach the classifier first, or a chain that the logger's rotation
  * cut between two files would arrive out of order. */
-static void flush_others(struct follower *fw, const struct tail *t)
+static void flush_others(struct follower *fw, const struct tail *t,
+			 unsigned long long now)
 {
 	for (size_t i = 0; i < fw->rd.pending.n;) {
 		struct tail *o = fw->rd.pending.v[i];
@@ -106,8 +152,10 @@ static void flush_others(struct follower *fw, const struct tail *t)
 			continue;
 		}
 		/* A line still being written may continue its record. */
-		if (!linesplit_pending(&o->ls))
+		if (!linesplit_pending(&o->ls)) {
+			feed_from(fw, o, now, 1);
 			feeder_flush_quiet(o->feeder);
+		}
 		if (follow_holding(o)) {
 			i++;
 		} else {
@@ -200,12 +248,13 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 {
 	if (t->in_history || t->skip_why || t->packed_done)
 		return;	/* read in its turn, in the history's order */
-	classifier_set_tick(fw->cl, now);
-	flush_others(fw, t);
+	flush_others(fw, t, now);
+	feed_from(fw, t, now, 0);
 	long long n = t->packed ? -1
 		      : tail_read(t, fw->buf, READ_BUF,
 				  fw->o.once ? ~0ULL : READ_BUDGET,
 				  &fw->m->stats, now);
+	note_pace(t, n, !t->more);
 	if (n < 0 && t->packed) {
 		follow_read_packed(fw, t, now);
 		if (t->more)
@@ -320,6 +369,9 @@ void follow_read_stdin(struct follower *fw, unsigned long long now)
 			t->stdin_eof = 1;
 			return;
 		}
+		/* A pipe's read ends where its writer's write did, or at
+		 * the pipe's size. */
+		note_pace(t, n, (size_t)n < READ_BUF);
 		follow_count_read(fw, t);
 		fw->generation++;
 		note_pending(fw, t);
@@ -328,14 +380,16 @@ void follow_read_stdin(struct follower *fw, unsigned long long now)
 
 void follow_flush_quiet(struct follower *fw, unsigned long long now)
 {
-	classifier_set_tick(fw->cl, now);
 	for (size_t i = 0; i < fw->rd.pending.n;) {
 		struct tail *t = fw->rd.pending.v[i];
 		if (feeder_has_pending(t->feeder) && !line_young(fw, t, now) &&
-		    now >= t->last_ms + RECORD_QUIET_MS)
+		    now >= t->last_ms + record_quiet(t)) {
+			feed_from(fw, t, now, 1);
 			feeder_flush_quiet(t->feeder);
+		}
 		if (linesplit_pending(&t->ls) &&
 		    now >= t->last_ms + fw->partial_ms) {
+			feed_from(fw, t, now, 0);
 			fw->m->stats.unfinished_lines++;
 			tail_flush(t);
 		}
@@ -347,6 +401,7 @@ void follow_flush_quiet(struct follower *fw, unsigned long long now)
 			l->v[i] = l->v[--l->n];
 		}
 	}
+	classifier_set_tick(fw->cl, now);
 }
 
 int follow_held(const struct follower *fw, const struct tail *t,
@@ -373,7 +428,7 @@ unsigned long long follow_read_due(const struct follower *fw,
 		if (feeder_has_pending(t->feeder))
 			earliest(&next, line_young(fw, t, now)
 					? t->partial_since_ms + fw->partial_ms
-					: t->last_ms + RECORD_QUIET_MS);
+					: t->last_ms + record_quiet(t));
 	}
 	return next;
 }

@@ -18,6 +18,15 @@
 struct tail {
 	const char *path;	/* interned in the model */
 	enum file_kind kind;
+	/* How its writer writes (follow_read.c; here, in the room kind
+	 * leaves): cuts_lines, a read has found the end of what was written
+	 * inside a line, so its writer writes pieces, not whole lines, and
+	 * the rest of a call may be in its next piece; floods, its last read
+	 * was of READ_BUF bytes or more (the CANN logger writes its buffer
+	 * early when a process logs 768 KiB in less than 200 ms, and then its
+	 * next write can come within tens of ms, with the rest of a call its
+	 * last write cut). */
+	unsigned char cuts_lines, floods;
 	dev_t dev;
 	ino_t ino;
 	off_t offset;		/* bytes read so far */
