@@ -292,15 +292,15 @@ struct adopted {
 	const struct share *sh;
 };
 
-/* Whether path is one of the plan's own (follower_plan: after its
- * entries, in order): a file the finder listed, and counted for the host
- * its path names then. */
+/* Whether path is one of the plan's own (follower_plan: end to end in
+ * one block, in order): a file the finder listed, and counted for the
+ * host its path names then. */
 static int plan_path(const struct share *sh, const char *path)
 {
 	if (!sh->nplan)
 		return 0;
 	uintptr_t p = (uintptr_t)path;
-	return p >= (uintptr_t)(sh->plan + sh->nplan + 1) &&
+	return p >= (uintptr_t)sh->plan[0].path &&
 	       p <= (uintptr_t)sh->plan[sh->nplan - 1].path;
 }
 
@@ -547,13 +547,13 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	}
 	follower_start(fw, monotonic_ms());
 	struct plan_file *plan = NULL;
-	size_t nstreams;
+	size_t nstreams, nplan = 0;
 	unsigned long long bytes;
 	/* One thread reads without a plan: it holds a path per file. */
 	follower_plan_totals(fw, &nstreams, &bytes);
 	size_t nw = stdin_named || rr ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
-		size_t nplan = follower_plan(fw, &plan);
+		nplan = follower_plan(fw, &plan);
 		/* The plan holds its paths: the finder's files can go, and
 		 * their memory with them, before the workers start. */
 		follower_free(fw);
@@ -570,7 +570,7 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}
-	free(plan);
+	follower_free_plan(plan, nplan);
 	follower_free(fw);
 	return rc;
 }
