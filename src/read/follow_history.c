@@ -201,6 +201,7 @@ void follower_start(struct follower *fw, unsigned long long now_ms)
 		start_share(fw, now_ms);
 		return;
 	}
+	follow_fit_listing(fw);
 	size_t n = gather(fw, &v);
 	qsort(v, n, sizeof *v, order_cmp);
 	follow_group_copies(fw, v, n);

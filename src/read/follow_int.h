@@ -235,6 +235,8 @@ int follow_unlist(struct follower *fw, const char *path, struct listed *out);
 char *follow_listed_to_plan(struct follower *fw, char *at);
 /* A listed file's path, made in sb (or its plan's). */
 const char *follow_listed_path(const struct listed *l, struct strbuf *sb);
+/* Its room cut to what it holds (at the start: no more are listed). */
+void follow_fit_listing(struct follower *fw);
 /* The listing goes (its files read, or made tails). */
 void follow_free_listing(struct follower *fw);
 

@@ -109,6 +109,20 @@ const char *follow_listed_path(const struct listed *l, struct strbuf *sb)
 	return sb_str(sb);
 }
 
+/* The listing grew by half each time: at the start its room is cut to
+ * what it holds (a third of it, at worst, goes back), before the orders
+ * that point into it are made. */
+void follow_fit_listing(struct follower *fw)
+{
+	struct dirset *ds = &fw->ds;
+
+	if (ds->nlisted && ds->nlisted < ds->caplisted) {
+		ds->listed = xrealloc(ds->listed,
+				      ds->nlisted * sizeof *ds->listed);
+		ds->caplisted = ds->nlisted;
+	}
+}
+
 /* Only files named alone ask: a few, each a walk of the listing. */
 int follow_unlist(struct follower *fw, const char *path, struct listed *out)
 {
