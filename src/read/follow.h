@@ -80,7 +80,8 @@ struct position {
 
 /* One file of the history, for a reader that splits the work. */
 struct plan_file {
-	const char *path;	/* the plan's own (freed with it) */
+	const char *path;	/* the plan's own, in one block of its paths
+				 * (follower_free_plan), not in order */
 	size_t root;
 	size_t stream;		/* 0, 1, 2...: files of one stream share it */
 	unsigned long long size;
@@ -101,15 +102,19 @@ void follower_free(struct follower *fw);
 int follower_add(struct follower *fw, const char *path, int may_wait,
 		 struct strbuf *err);
 
-/* After follower_start: the history's files in reading order (the caller
- * frees the array).  Returns how many. */
-size_t follower_plan(const struct follower *fw, struct plan_file **out);
+/* After follower_start: the history's files in reading order, made of
+ * the history (fw reads nothing after it; follower_free_plan frees it).
+ * Returns how many. */
+size_t follower_plan(struct follower *fw, struct plan_file **out);
+void follower_free_plan(struct plan_file *plan, size_t n);
 /* What the plan holds, without making it: its streams and bytes. */
 void follower_plan_totals(const struct follower *fw, size_t *nstreams,
 			  unsigned long long *bytes);
-/* Adds a file another follower planned (no look at its directory). */
-void follower_add_planned(struct follower *fw, const char *path,
-			  size_t root);
+/* Reads the files of another follower's plan (n of them, alive until fw
+ * ends) whose stream owner[] gives to me, in the plan's order, with no
+ * look at their directories.  Call before follower_start. */
+void follower_add_plan(struct follower *fw, const struct plan_file *plan,
+		       size_t n, const size_t *owner, size_t me);
 
 /* Starts: the files found so far are the history (what they hold now),
  * to be read with follower_history_step unless told to skip it. */

@@ -49,7 +49,7 @@ static size_t find(size_t *up, size_t s)
 /* Joins the streams that share a file's name; returns whether any did,
  * and tells the model the names shared. */
 static int join_streams(struct follower *fw, const struct order *v,
-			size_t n, const size_t *stream_of, size_t *up,
+			size_t n, const unsigned *stream_of, size_t *up,
 			unsigned char *shared)
 {
 	struct shared_name *nm = xcalloc(n + 1, sizeof *nm);
@@ -129,7 +129,7 @@ static int group_cmp(const void *a, const void *b)
 
 /* v: the plan, stream by stream; its streams are put in the new order. */
 static void regroup(const struct model *m, struct order *v, size_t n,
-		    const size_t *stream_of,
+		    const unsigned *stream_of,
 		    size_t nstreams, size_t *up, const unsigned char *shared)
 {
 	struct stream_size *ss = xcalloc(nstreams + 1, sizeof *ss);
@@ -188,14 +188,14 @@ static void regroup(const struct model *m, struct order *v, size_t n,
 
 void follow_group_copies(struct follower *fw, struct order *v, size_t n)
 {
-	size_t *stream_of = xcalloc(n + 1, sizeof *stream_of);
+	unsigned *stream_of = xcalloc(n + 1, sizeof *stream_of);
 	size_t nstreams = 0;
 	int archive = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (i && strcmp(v[i].stream, v[i - 1].stream) != 0)
 			nstreams++;
-		stream_of[i] = nstreams;
+		stream_of[i] = (unsigned)nstreams;	/* a plan is below 2^32 */
 		const char *name = order_name(&v[i]);
 		archive |= codec_archive_name(name, strlen(name));
 	}

@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,9 +61,8 @@ void follow_free_history(struct follower *fw)
 	free(fw->hs.v);
 	fw->hs.v = NULL;
 	fw->hs.n = fw->hs.pos = 0;
-	free(fw->hs.planned);
-	fw->hs.planned = NULL;
-	fw->hs.nplanned = 0;
+	fw->hs.plan = NULL;	/* the planner's */
+	fw->hs.nplan = 0;
 	follow_free_listing(fw);
 }
 
@@ -144,19 +144,22 @@ static void place(struct follower *fw, struct order *o, const char *path)
 		fw->hs.bytes += (unsigned long long)sb.st_size;
 }
 
-/* The files found, or (a share of a plan, follow_int.h) planned: those
- * keep the plan's order, and get their tails at their turn. */
+void follower_add_plan(struct follower *fw, const struct plan_file *plan,
+		       size_t n, const size_t *owner, size_t me)
+{
+	fw->hs.plan = plan;
+	fw->hs.nplan = n;
+	fw->hs.owner = owner;
+	fw->hs.me = me;
+}
+
+/* The files found: tails, and listed files (their tails made at their
+ * turn). */
 static size_t gather(struct follower *fw, struct order **out)
 {
-	size_t n = 0, np = fw->hs.nplanned;
-	struct order *v = xcalloc((np ? np : fw->tt.n + fw->ds.nlisted) + 1,
-				  sizeof *v);
-
-	for (size_t i = 0; i < np; i++, n++) {
-		v[n].p = &fw->hs.planned[i];
-		place(fw, &v[n], v[n].p->path);
-	}
-	for (size_t i = 0; !np && i < fw->tt.n; i++) {
+	size_t n = 0;
+	struct order *v = xcalloc(fw->tt.n + fw->ds.nlisted + 1, sizeof *v);
+	for (size_t i = 0; i < fw->tt.n; i++) {
 		struct tail *t = fw->tt.v[i];
 		if (t->skip_why)
 			continue;
@@ -164,7 +167,7 @@ static size_t gather(struct follower *fw, struct order **out)
 		place(fw, &v[n++], t->path);
 	}
 	struct strbuf sb = STRBUF_INIT;
-	for (size_t i = 0; !np && i < fw->ds.nlisted; i++, n++) {
+	for (size_t i = 0; i < fw->ds.nlisted; i++, n++) {
 		v[n].l = &fw->ds.listed[i];
 		v[n].listed = 1;
 		place(fw, &v[n], follow_listed_path(v[n].l, &sb));
@@ -174,23 +177,40 @@ static size_t gather(struct follower *fw, struct order **out)
 	return n;
 }
 
+/* A share of a plan: no order per file (plan_step), the file being read
+ * in hs.v[0]. */
+static void start_share(struct follower *fw, unsigned long long now_ms)
+{
+	fw->started = 1;
+	follow_check_waiting(fw, now_ms);
+	fw->hs.v = xcalloc(1, sizeof *fw->hs.v);
+	fw->hs.n = 1;
+	fw->hs.pos = 0;
+	fw->hs.stream_at = 0;
+	if (fw->ifd < 0 || fw->o.poll_ms)
+		fw->next_poll = now_ms + fw->o.poll_ms;
+}
+
 void follower_start(struct follower *fw, unsigned long long now_ms)
 {
 	struct order *v;
 
 	tails_for_listed(fw);
 	follow_skip_copies(fw);
-	size_t n = gather(fw, &v);
-	if (!fw->hs.nplanned) {
-		qsort(v, n, sizeof *v, order_cmp);
-		follow_group_copies(fw, v, n);
-		/* Pods named by their paths are listed in the plan's order,
-		 * the same in every run, with or without incidents. */
-		struct strbuf sb = STRBUF_INIT;
-		for (size_t i = 0; i < n; i++)
-			model_path_seen(fw->m, order_path(&v[i], &sb));
-		sb_free(&sb);
+	if (fw->hs.plan) {
+		start_share(fw, now_ms);
+		return;
 	}
+	follow_fit_listing(fw);
+	size_t n = gather(fw, &v);
+	qsort(v, n, sizeof *v, order_cmp);
+	follow_group_copies(fw, v, n);
+	/* Pods named by their paths are listed in the plan's order, the
+	 * same in every run, with or without incidents. */
+	struct strbuf sb = STRBUF_INIT;
+	for (size_t i = 0; i < n; i++)
+		model_path_seen(fw->m, order_path(&v[i], &sb));
+	sb_free(&sb);
 	fw->started = 1;
 	/* A root may have appeared while the others were set up. */
 	follow_check_waiting(fw, now_ms);
@@ -297,7 +317,7 @@ static void stream_end(struct follower *fw)
  * end, and the incidents are adopted into that model): a reader's model
  * of 200,000 files interns none of them. */
 static struct tail *planned_tail(struct follower *fw,
-				 const struct planned *p)
+				 const struct plan_file *p)
 {
 	int started = fw->started;
 
@@ -328,43 +348,87 @@ static struct tail *listed_tail(struct follower *fw, const struct listed *p)
 	return t;
 }
 
+/* Reads o's file at its turn (its tail made): 1 when there is more of it
+ * to read, which the next file waits for. */
+static int read_turn(struct follower *fw, struct order *o)
+{
+	struct tail *t = o->t;
+
+	if (!t)
+		return 0;
+	t->in_history = 0;
+	follow_read_tail(fw, t, monotonic_ms());
+	/* follow_read_tail may have dropped it (o->t: follow_history_forget).
+	 * A large file is read a budget at a time: the next stream waits
+	 * until it is done. */
+	if (o->t && t->more)
+		return 1;
+	if (o->t) {
+		feeder_flush(t->feeder);
+		feeder_trim(t->feeder);
+		if (follow_let_go(fw, t)) {
+			o->t = NULL;
+			/* Its tail's hold on its path (the model frees it at
+			 * the stream's end, once nothing holds it). */
+			model_release_path(fw->m, t->path);
+		}
+	}
+	return 0;
+}
+
+/* A share of a plan is read walking the plan itself, its own files one
+ * at a time in hs.v[0] (the file being read): a reading thread holds no
+ * order per file.  Its streams are the plan's. */
+static int plan_step(struct follower *fw, unsigned budget_ms)
+{
+	struct history *hs = &fw->hs;
+	struct order *o = hs->v;
+	unsigned long long start = monotonic_ms();
+
+	while (hs->pos < hs->nplan) {
+		const struct plan_file *p = &hs->plan[hs->pos];
+		if (hs->owner[p->stream] != hs->me) {
+			hs->pos++;
+			continue;
+		}
+		if (o->p != p) {	/* its turn begins */
+			if (hs->stream_at && hs->stream_at != p->stream + 1)
+				stream_end(fw);
+			hs->stream_at = p->stream + 1;
+			o->p = p;
+			o->t = planned_tail(fw, p);
+		}
+		if (read_turn(fw, o))
+			return 1;
+		hs->pos++;
+		if (monotonic_ms() - start >= budget_ms)
+			break;
+	}
+	if (hs->pos < hs->nplan)
+		return 1;
+	follow_free_history(fw);
+	return 0;
+}
+
 int follower_history_step(struct follower *fw, unsigned budget_ms)
 {
 	unsigned long long start = monotonic_ms();
 
 	if (fw->o.once && fw->rd.stdin_tail && !fw->rd.stdin_tail->stdin_eof)
 		read_stdin_whole(fw);
+	if (fw->hs.plan)
+		return plan_step(fw, budget_ms);
 	while (fw->hs.pos < fw->hs.n) {
 		struct order *o = &fw->hs.v[fw->hs.pos];
 		if (fw->hs.pos > 0 &&
 		    strcmp(o->stream, fw->hs.v[fw->hs.pos - 1].stream) != 0)
 			stream_end(fw);
-		if (o->p) {	/* or o->l: one of them, or neither */
-			o->t = o->listed ? listed_tail(fw, o->l)
-				: planned_tail(fw, o->p);
-			o->p = NULL;
+		if (o->listed && o->l) {
+			o->t = listed_tail(fw, o->l);
+			o->l = NULL;
 		}
-		if (o->t) {
-			struct tail *t = o->t;
-			t->in_history = 0;
-			follow_read_tail(fw, t, monotonic_ms());
-			/* follow_read_tail may have dropped it.  A large file
-			 * is read a budget at a time: the next stream waits
-			 * until it is done. */
-			if (fw->hs.v[fw->hs.pos].t && t->more)
-				return 1;
-			if (fw->hs.v[fw->hs.pos].t) {
-				feeder_flush(t->feeder);
-				feeder_trim(t->feeder);
-				if (follow_let_go(fw, t)) {
-					fw->hs.v[fw->hs.pos].t = NULL;
-					/* Its tail's hold on its path (the
-					 * model frees it at the stream's
-					 * end, once nothing holds it). */
-					model_release_path(fw->m, t->path);
-				}
-			}
-		}
+		if (read_turn(fw, o))
+			return 1;
 		fw->hs.pos++;
 		if (monotonic_ms() - start >= budget_ms)
 			break;
@@ -388,33 +452,71 @@ static unsigned long long planned_size(const struct order *o)
 					  : 0;
 }
 
-/* The plan's paths are its own, after its entries in the same block (one
- * free): interned, 200,000 of them would stay in the model for the whole
- * run.  A reading thread's incidents point at them until the model takes
- * them (readall.c interns theirs then). */
-size_t follower_plan(const struct follower *fw, struct plan_file **out)
+/* The plan's paths are its own, end to end in one block (the lowest, a
+ * plan's first listed file's or plan[0].path; follower_free_plan):
+ * interned, 200,000 of them would stay in the model for the whole run.
+ * A reading thread's incidents point at them until the model takes them
+ * (readall.c interns theirs then).  The plan's entries are made in the
+ * history's own array (an entry is smaller than an order, and each order
+ * is read before its place is written), so that the finder never holds
+ * both: 8 MiB less at the peak of a 200,000-file tree. */
+/* A plan's entry fits in its order's place. */
+_Static_assert(sizeof(struct plan_file) <= sizeof(struct order),
+	       "PLAN_IN_ORDER");
+
+size_t follower_plan(struct follower *fw, struct plan_file **out)
 {
 	struct strbuf path = STRBUF_INIT;
 	size_t n = fw->hs.n, chars = 0, stream = 0;
+	const char *last = NULL;
 
 	for (size_t i = 0; i < n; i++)
 		chars += strlen(order_path(&fw->hs.v[i], &path)) + 1;
-	struct plan_file *v = xcalloc(1, (n + 1) * sizeof *v + chars);
-	char *at = (char *)(v + n + 1);
+	char *block = xmalloc(chars + 1);
+	/* The listed files' paths first, in the listing's order: its names
+	 * go as their paths are written. */
+	char *at = follow_listed_to_plan(fw, block);
+	struct plan_file *v = (struct plan_file *)(void *)fw->hs.v;
 	for (size_t i = 0; i < n; i++) {
-		const struct order *o = &fw->hs.v[i];
-		if (i && strcmp(o->stream, fw->hs.v[i - 1].stream) != 0)
+		const struct order o = fw->hs.v[i];
+		if (i && strcmp(o.stream, last) != 0)
 			stream++;
-		const char *p = order_path(o, &path);
-		size_t len = strlen(p) + 1;
-		memcpy(at, p, len);
-		v[i] = (struct plan_file){ at, o->t ? o->t->root : o->l->root,
-					   stream, planned_size(o) };
-		at += len;
+		last = o.stream;
+		const char *p = order_path(&o, &path);
+		if (o.t) {
+			size_t len = strlen(p) + 1;
+			memcpy(at, p, len);
+			p = at;
+			at += len;
+		}
+		v[i] = (struct plan_file){ p, o.t ? o.t->root : o.l->root,
+					   stream, planned_size(&o) };
 	}
 	sb_free(&path);
+	/* The history is the plan's now. */
+	fw->hs.v = NULL;
+	fw->hs.n = fw->hs.pos = 0;
+	if (!n) {
+		free(block);
+		free(v);
+		v = NULL;
+	} else {
+		v = xrealloc(v, n * sizeof *v);
+	}
 	*out = v;
 	return n;
+}
+
+/* The block is where the lowest path is (the first written). */
+void follower_free_plan(struct plan_file *plan, size_t n)
+{
+	const char *block = n ? plan[0].path : NULL;
+
+	for (size_t i = 1; i < n; i++)
+		if ((uintptr_t)plan[i].path < (uintptr_t)block)
+			block = plan[i].path;
+	free((char *)block);
+	free(plan);
 }
 
 void follower_plan_totals(const struct follower *fw, size_t *nstreams,
@@ -432,7 +534,7 @@ void follower_plan_totals(const struct follower *fw, size_t *nstreams,
 
 int follower_reading_history(const struct follower *fw)
 {
-	return fw->hs.pos < fw->hs.n;
+	return fw->hs.pos < (fw->hs.plan ? fw->hs.nplan : fw->hs.n);
 }
 
 void follower_history_progress(const struct follower *fw, size_t *files,

@@ -187,7 +187,8 @@ struct dir {
 /* --once's listing (ds.listed): a file with no tail until its turn. */
 struct listed {
 	const char *name;	/* in the listing's names */
-	const char *dir;	/* its directory's path (the dir's) */
+	const char *dir;	/* its directory's path (the dir's); NULL:
+				 * name is its path (a plan's) */
 	unsigned long long size;	/* when it was listed */
 	size_t root;
 };
@@ -231,8 +232,14 @@ void follow_list_file(struct follower *fw, const char *dir,
 /* A file named alone that the listing holds: taken out of it (into
  * out), to be a tail as it would have been (1); else 0. */
 int follow_unlist(struct follower *fw, const char *path, struct listed *out);
-/* A listed file's path, made in sb. */
+/* Every listed file's path written from at on, in the listing's order
+ * (the end returned); each is then the path of its listed (dir NULL),
+ * and the names copied go.  For follower_plan. */
+char *follow_listed_to_plan(struct follower *fw, char *at);
+/* A listed file's path, made in sb (or its plan's). */
 const char *follow_listed_path(const struct listed *l, struct strbuf *sb);
+/* Its room cut to what it holds (at the start: no more are listed). */
+void follow_fit_listing(struct follower *fw);
 /* The listing goes (its files read, or made tails). */
 void follow_free_listing(struct follower *fw);
 
@@ -275,18 +282,13 @@ int follow_polling(const struct follower *fw);
 
 /* ---- follow_history.c ---- */
 
-/* A planned file's tail is made at its turn (path, root): a share of a
- * plan of 200,000 files holds no tail for those not being read. */
-struct planned {
-	const char *path;	/* the planner's, alive while this reads */
-	size_t root;
-};
-
-
+/* A planned file's tail is made at its turn (its plan_file's path and
+ * root): a share of a plan of 200,000 files holds no tail for those not
+ * being read, nor a copy of its entries. */
 struct order {
 	struct tail *t;
 	union {		/* or the file to open: */
-		const struct planned *p;	/* planned (listed 0) */
+		const struct plan_file *p;	/* planned (plan_step) */
 		const struct listed *l;		/* listed (listed 1) */
 	};
 	const char *stream;	/* files of one stream share it (hs.keys) */
@@ -299,11 +301,14 @@ struct history {
 	struct order *v;	/* files whose history is still to read */
 	size_t n, pos;
 	unsigned long long bytes;
-	/* Files another follower planned (follower_add_planned), in the
-	 * plan's order: read in it, not sorted again (a reading thread's
-	 * share of --once's plan must keep its order). */
-	struct planned *planned;
-	size_t nplanned;
+	/* Another follower's plan (follower_add_plan): the files of it
+	 * whose stream owner[] gives to me, read in its order, not sorted
+	 * again (a reading thread's share of --once's plan must keep its
+	 * order).  The planner's, alive while this reads. */
+	const struct plan_file *plan;
+	size_t nplan, me;
+	const size_t *owner;
+	size_t stream_at;	/* the stream being read, + 1 (0: none) */
 	/* The streams' keys (order.stream), one copy of each. */
 	struct htab keys;
 };

@@ -11,7 +11,6 @@
 
 #include "follow_int.h"
 #include "i18n.h"
-#include "xalloc.h"
 
 /* One spelling per file, whatever the user typed: events name files as
  * the directory's path joined with the name, so "./job.out", "job.out"
@@ -33,17 +32,6 @@ static char *clean_path(const char *path)
 	if (!sb.len)
 		sb_adds(&sb, path[0] == '/' ? "/" : ".");
 	return sb_detach(&sb);
-}
-
-void follower_add_planned(struct follower *fw, const char *path,
-			  size_t root)
-{
-	/* A plan names each file once (the planner's tails). */
-	if (fw->hs.nplanned % 1024 == 0)
-		fw->hs.planned = xrealloc(fw->hs.planned,
-					  (fw->hs.nplanned + 1024) *
-					  sizeof *fw->hs.planned);
-	fw->hs.planned[fw->hs.nplanned++] = (struct planned){ path, root };
 }
 
 int follower_add(struct follower *fw, const char *path, int may_wait,

@@ -15,6 +15,9 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#ifdef __GLIBC__	/* defined by the headers above */
+#include <malloc.h>
+#endif
 
 #include "datadir.h"
 #include "follow.h"
@@ -61,6 +64,7 @@ struct share {
 	const struct plan_file *plan;
 	size_t nplan, nstreams;
 	const size_t *owner;
+	uintptr_t lo, hi;	/* the plan's lowest and highest paths */
 };
 
 struct worker {
@@ -232,10 +236,7 @@ static int set_up(struct worker *w)
 	if (!(w->rs = rules_for(sh->o, &w->err)) ||
 	    !(w->fw = follower_new(w->rs, &w->m, &fo, &w->err)))
 		return -1;
-	for (size_t i = 0; i < sh->nplan; i++)
-		if (sh->owner[sh->plan[i].stream] == w->me)
-			follower_add_planned(w->fw, sh->plan[i].path,
-					     sh->plan[i].root);
+	follower_add_plan(w->fw, sh->plan, sh->nplan, sh->owner, w->me);
 	follower_start(w->fw, monotonic_ms());
 	return 0;
 }
@@ -292,16 +293,14 @@ struct adopted {
 	const struct share *sh;
 };
 
-/* Whether path is one of the plan's own (follower_plan: after its
- * entries, in order): a file the finder listed, and counted for the host
- * its path names then. */
+/* Whether path is one of the plan's own (follower_plan: end to end in
+ * one block, from its lowest to its highest): a file the finder listed,
+ * and counted for the host its path names then. */
 static int plan_path(const struct share *sh, const char *path)
 {
-	if (!sh->nplan)
-		return 0;
 	uintptr_t p = (uintptr_t)path;
-	return p >= (uintptr_t)(sh->plan + sh->nplan + 1) &&
-	       p <= (uintptr_t)sh->plan[sh->nplan - 1].path;
+
+	return sh->nplan && p >= sh->lo && p <= sh->hi;
 }
 
 static const char *adopt_path(struct model *m, struct adopted *a,
@@ -478,9 +477,15 @@ static int read_parallel(const struct options *o, struct model *m,
 {
 	struct worker *w = xcalloc(nw, sizeof *w);
 	size_t *owner = share_out(plan, nplan, nstreams, nw);
-	struct share sh = { o, plan, nplan, nstreams, owner };
+	struct share sh = { o, plan, nplan, nstreams, owner, UINTPTR_MAX, 0 };
 	size_t started = 0;
 	int rc = 0;
+
+	for (size_t i = 0; i < nplan; i++) {
+		uintptr_t p = (uintptr_t)plan[i].path;
+		sh.lo = p < sh.lo ? p : sh.lo;
+		sh.hi = p > sh.hi ? p : sh.hi;
+	}
 
 	while (started < nw && rc == 0) {
 		rc = start_worker(&w[started], &sh, started,
@@ -525,6 +530,17 @@ static void view_one(void *ctx, const struct incident *inc)
 	sb_free(&sb);
 }
 
+/* What the finder freed goes back to the system before the workers
+ * start: each allocates in an arena of its own, and the finder's free
+ * chunks (a 200,000-file tree's listing and orders, 12 MiB) would stay
+ * resident beside them, never reused. */
+static void give_back(void)
+{
+#ifdef __GLIBC__
+	malloc_trim(0);
+#endif
+}
+
 int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	     const struct read_view *view, struct read_resume *rr,
 	     struct strbuf *err)
@@ -547,17 +563,18 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 	}
 	follower_start(fw, monotonic_ms());
 	struct plan_file *plan = NULL;
-	size_t nstreams;
+	size_t nstreams, nplan = 0;
 	unsigned long long bytes;
 	/* One thread reads without a plan: it holds a path per file. */
 	follower_plan_totals(fw, &nstreams, &bytes);
 	size_t nw = stdin_named || rr ? 1 : workers_for(nstreams, bytes);
 	if (nw > 1) {
-		size_t nplan = follower_plan(fw, &plan);
+		nplan = follower_plan(fw, &plan);
 		/* The plan holds its paths: the finder's files can go, and
 		 * their memory with them, before the workers start. */
 		follower_free(fw);
 		fw = NULL;
+		give_back();
 		rc = read_parallel(o, m, view, plan, nplan, nstreams, nw, err);
 	} else {
 		if (view)
@@ -570,7 +587,7 @@ int read_all(const struct options *o, struct ruleset *rs, struct model *m,
 		if (rr)
 			rr->npos = follower_positions(fw, &rr->pos);
 	}
-	free(plan);
+	follower_free_plan(plan, nplan);
 	follower_free(fw);
 	return rc;
 }
