@@ -160,7 +160,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	if (m->live)
 		model_make_room(m);
 	p = xcalloc(1, sizeof *p);
-	p->id = m->next_id++;
+	p->id = (uint32_t)m->next_id++;
 	p->host = host;
 	if (host)
 		host->nprocs++;
@@ -182,7 +182,6 @@ static struct process *find_process(struct model *m, struct model_host *host,
 static void count_in_process(struct model *m, struct process *p,
 			     struct incident *inc, logtime_t last_at)
 {
-	p->total += m->weight;
 	if (inc->first != LOGTIME_UNKNOWN) {
 		if (p->first == LOGTIME_UNKNOWN || inc->first < p->first)
 			p->first = inc->first;
