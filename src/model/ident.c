@@ -309,7 +309,7 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 		make_room(ids);
 		id = xcalloc(1, sizeof *id);
 		init_ident(id);
-		id->key_dev = dev;
+		id->key_dev = (int32_t)dev;
 		id->host = host;
 		id->pid = pid;
 		id->name = ident_name_get(ids, name ? name : "");
