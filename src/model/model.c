@@ -69,6 +69,7 @@ void model_free(struct model *m)
 	take_back_lent(m);
 	for (size_t i = 0; i < m->nprocs; i++)
 		model_free_process(m, m->procs[i]);
+	model_proc_blocks_free(m);
 	free(m->procs);
 	htab_free(&m->proc_index);
 	for (size_t i = 0; i < m->nproblems; i++) {
@@ -159,7 +160,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 		return p;
 	if (m->live)
 		model_make_room(m);
-	p = xcalloc(1, sizeof *p);
+	p = model_proc_new(m);
 	p->id = (uint32_t)m->next_id++;
 	p->host = host;
 	if (host)
