@@ -92,6 +92,7 @@
 #include "fact.h"
 #include "htab.h"
 #include "logtime.h"
+#include "recpool.h"
 
 struct model;
 struct model_host;
@@ -266,6 +267,7 @@ const struct ident_env *ident_env(const struct ident *id);
 /* The model's identities (struct model has one). */
 struct idents {
 	struct htab index;
+	struct recpool pool;	/* the records (recpool.h) */
 	struct ident **v;	/* in the order first seen */
 	size_t n, cap;
 	size_t dropped;		/* let go for IDENT_MAX */

@@ -25,10 +25,10 @@
 #include "incident.h"
 #include "liveness.h"
 #include "logtime.h"
+#include "recpool.h"
 #include "rules.h"
 
 struct pathhost;
-struct proc_block;
 
 /* Hosts in all beyond which a path names no new one (its files stay
  * local): hosts are few, and every view lists them all. */
@@ -232,11 +232,9 @@ struct model {
 	 * the pid-only joins (every name of a pid in one bucket). */
 	struct htab proc_index;
 	struct dlist lru;	/* processes by last incident, latest first */
-	/* Process records come from blocks of many (model_procs.c):
-	 * no malloc header of 8-16 bytes each; those let go (folded, live
-	 * modes) are kept for the next one in proc_free. */
-	struct proc_block *proc_blocks;
-	struct process *proc_free;
+	/* Process records, from blocks of many (recpool.h): no malloc
+	 * header each; a folded one is kept for the next. */
+	struct recpool proc_pool;
 	size_t next_id, pairs;
 	struct problem *problems;	/* the first MODEL_LISTED */
 	size_t nproblems;		/* listed */

@@ -51,11 +51,6 @@ void model_make_room(struct model *m);
 /* p goes; its counts stay in the totals. */
 void model_fold(struct model *m, struct process *p);
 void model_free_process(struct model *m, struct process *p);
-/* Process records (model_procs.c): a zeroed one; one back; all of them
- * (the model's end). */
-struct process *model_proc_new(struct model *m);
-void model_proc_release(struct model *m, struct process *p);
-void model_proc_blocks_free(struct model *m);
 
 /* model_host.c: counts inc on its host (added if new), makes inc->host
  * the host's own name, and returns the host.  last_at: inc->last as

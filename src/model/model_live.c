@@ -348,7 +348,7 @@ void model_free_process(struct model *m, struct process *p)
 	if (p->lv)
 		free(p->lv->minutes);
 	free(p->lv);
-	model_proc_release(m, p);
+	recpool_put(&m->proc_pool, p);
 }
 
 /* Its counts stay in the totals (model.n, and the prom file's counts, a

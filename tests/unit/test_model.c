@@ -461,13 +461,8 @@ static void test_cap_keeps_prom_exact(void **state)
 	assert_int_equal(model_count_window(&m, 60 * MIN_USEC, logtime_now()),
 			 5000);
 	/* The folded records were kept for the next ones: 900 folds and
-	 * some 1,000 processes made take the one block of 480 records (a
-	 * block's first member is the next one). */
-	size_t blocks = 0;
-	for (const struct proc_block *pb = m.proc_blocks; pb;
-	     pb = *(const struct proc_block *const *)pb)
-		blocks++;
-	assert_int_equal(blocks, 1);
+	 * some 1,000 processes made take the one block of 480 records. */
+	assert_int_equal(recpool_blocks(&m.proc_pool), 1);
 	sb_free(&a);
 	sb_free(&b);
 	prom_counts_free(&pm);
