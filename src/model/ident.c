@@ -40,6 +40,8 @@ const char *phys_from_name(enum phys_from f)
 void idents_init(struct idents *ids)
 {
 	memset(ids, 0, sizeof *ids);
+	/* Blocks of some 64 KiB, as the model's processes. */
+	recpool_init(&ids->pool, sizeof(struct ident), 300);
 	ids->read_env = procenv_read;
 	/* Tests give a tree of fake environments (liveness still asks the
 	 * real /proc whether the pid runs). */
@@ -60,7 +62,7 @@ static void ident_free(struct idents *ids, struct ident *id)
 	}
 	for (int r = 0; r < LEDGER_COUNT; r++)
 		free(id->ledger[r]);
-	free(id);
+	recpool_put(&ids->pool, id);
 }
 
 void idents_free(struct idents *ids)
@@ -68,6 +70,7 @@ void idents_free(struct idents *ids)
 	for (size_t i = 0; i < ids->n; i++)
 		ident_free(ids, ids->v[i]);
 	free(ids->v);
+	recpool_free(&ids->pool);
 	htab_free(&ids->index);
 	ident_names_free(ids);
 	free(ids->npu);
@@ -307,9 +310,9 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 
 	if (!id) {
 		make_room(ids);
-		id = xcalloc(1, sizeof *id);
+		id = recpool_get(&ids->pool);
 		init_ident(id);
-		id->key_dev = dev;
+		id->key_dev = (int32_t)dev;
 		id->host = host;
 		id->pid = pid;
 		id->name = ident_name_get(ids, name ? name : "");

@@ -92,6 +92,7 @@
 #include "fact.h"
 #include "htab.h"
 #include "logtime.h"
+#include "recpool.h"
 
 struct model;
 struct model_host;
@@ -193,15 +194,12 @@ struct ident {
 	struct model_host *host;	/* NULL: local */
 	long pid;
 	char *name;	/* in the model, kept once (shared: never written) */
-	long key_dev;	/* a cluster's pid-less process: its device, else -1 */
 	size_t seq;			/* in the order first seen */
 	/* The device it set last (logged, logical); every one it used is
 	 * in dev[] (at most IDENT_DEVICES: most processes use one, and a
 	 * list inside the record was 64 of its bytes). */
 	long device;
-	size_t ndevices;
 	long phys;			/* physical NPU of device */
-	long rank, local_rank, world_size, dp, tp, ep;
 	char *job;	/* --job, top directory, MINDX_TASK_ID (the model's:
 			 * kept once, as name) */
 	const char *job_rule;	/* which rule named it: IDENT_JOB_*, or NULL
@@ -212,24 +210,42 @@ struct ident {
 	/* Its ledgers, each made when first counted in (NULL: none yet;
 	 * read them with ident_ledger): most identities have one or none. */
 	struct ledger *ledger[LEDGER_COUNT];
+	struct process *proc;	/* its row while the model tracks one */
+	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
+	/* What its environment and npu-smi said (NULL: nothing yet):
+	 * ident_env. */
+	struct ident_env *env;
+	/* (The narrow members side by side after the 8-byte ones: no
+	 * padding between them; a record of 208 bytes is a malloc chunk of
+	 * 224, not 256, with 8 bytes to spare.)  Ranks and parallel degrees,
+	 * -1 unknown: 9 digits at most where most are read (parse_id,
+	 * PROCENV_NUMBER_MAX, a state file's VIEW_RANK_MAX), and a fact's
+	 * longer one kept as ident_num says. */
+	int32_t rank, local_rank, world_size, dp, tp, ep;
+	/* A cluster's pid-less process: its device, else -1 (ids are of 9
+	 * digits at most: ident_learn.c's parse_id, as struct process's). */
+	int32_t key_dev;
+	uint32_t ndevices;	/* in dev[], at most IDENT_DEVICES */
 	/* Failed creates of a resource it has no ledger of (no call line
 	 * came): most identities count one failure and no call, and a
 	 * ledger is 152 bytes.  0 once ledger[r] is made (it took them). */
 	uint32_t failed_only[LEDGER_COUNT];
-	/* (The 4-byte members side by side: no padding between them, and a
-	 * record of 248 bytes is a malloc chunk of 256, not 272.) */
 	enum phys_from phys_from;	/* of phys */
-	struct process *proc;	/* its row while the model tracks one */
-	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
-	int alive;		/* runs now (last asked); local only */
+	/* Flags, 0 or 1. */
+	unsigned char alive;	/* runs now (last asked); local only */
 	/* Added by the model's part: */
-	int alive_known;	/* alive was asked at least once */
-	int dev_seen;		/* a device fact came (completeness) */
-	int env_read;		/* procenv was read (once) */
-	/* What its environment and npu-smi said (NULL: nothing yet):
-	 * ident_env. */
-	struct ident_env *env;
+	unsigned char alive_known;	/* alive was asked at least once */
+	unsigned char dev_seen;	/* a device fact came (completeness) */
+	unsigned char env_read;	/* procenv was read (once) */
 };
+
+/* A rank or a degree as an identity keeps it: a log's fact may say up
+ * to 18 digits, and one beyond 32 bits is kept as INT32_MAX, as much
+ * beyond VIEW_RANK_MAX as it was (shown as unknown alike). */
+static inline int32_t ident_num(long v)
+{
+	return v > INT32_MAX ? INT32_MAX : (int32_t)v;
+}
 
 /* What only the host says of a live local process (its environment,
  * procenv.h; npu-smi): made when first said (ident_host.c), since most
@@ -251,6 +267,7 @@ const struct ident_env *ident_env(const struct ident *id);
 /* The model's identities (struct model has one). */
 struct idents {
 	struct htab index;
+	struct recpool pool;	/* the records (recpool.h) */
 	struct ident **v;	/* in the order first seen */
 	size_t n, cap;
 	size_t dropped;		/* let go for IDENT_MAX */

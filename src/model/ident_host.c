@@ -19,10 +19,10 @@
 #include "procenv.h"
 #include "xalloc.h"
 
-static void set_unsaid(long *dst, long v)
+static void set_unsaid(int32_t *dst, long v)
 {
 	if (*dst < 0 && v >= 0)
-		*dst = v;
+		*dst = (int32_t)v;	/* at most PROCENV_NUMBER_MAX */
 }
 
 static void take_map(struct ident *id, const struct procenv *pe)

@@ -76,10 +76,10 @@ static long parse_id(const char *s)
 	return v;
 }
 
-static void set_if_said(long *dst, long v)
+static void set_if_said(int32_t *dst, long v)
 {
 	if (v >= 0)
-		*dst = v;
+		*dst = ident_num(v);
 }
 
 static void learn_ledger(struct ident *id, const struct fact *f)
@@ -133,9 +133,9 @@ static void inherit(struct model *m, struct ident *id)
  * never disagree in a report. */
 static void learn_rank(struct ident *id, long rank)
 {
-	if (rank < 0 || rank == id->rank)
+	if (rank < 0 || ident_num(rank) == id->rank)
 		return;
-	id->rank = rank;
+	id->rank = ident_num(rank);
 	if (!id->proc || (id->pid <= 0 && !(id->name && id->name[0])))
 		return;	/* the row of blocks with neither: no process */
 	if (!id->proc->lv)

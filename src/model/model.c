@@ -17,6 +17,8 @@ void model_init(struct model *m)
 	m->fold_quiet_ms = MODEL_FOLD_QUIET_MS;
 	m->weight = 1;
 	idents_init(&m->idents);
+	/* Blocks of some 64 KiB, below malloc's mmap threshold. */
+	recpool_init(&m->proc_pool, sizeof(struct process), 480);
 	/* To the millisecond: the prom file's %.3f gives it back exactly,
 	 * and the rules compare it for equality. */
 	struct timespec ts;
@@ -69,6 +71,7 @@ void model_free(struct model *m)
 	take_back_lent(m);
 	for (size_t i = 0; i < m->nprocs; i++)
 		model_free_process(m, m->procs[i]);
+	recpool_free(&m->proc_pool);
 	free(m->procs);
 	htab_free(&m->proc_index);
 	for (size_t i = 0; i < m->nproblems; i++) {
@@ -159,8 +162,8 @@ static struct process *find_process(struct model *m, struct model_host *host,
 		return p;
 	if (m->live)
 		model_make_room(m);
-	p = xcalloc(1, sizeof *p);
-	p->id = m->next_id++;
+	p = recpool_get(&m->proc_pool);
+	p->id = (uint32_t)m->next_id++;
 	p->host = host;
 	if (host)
 		host->nprocs++;
@@ -182,7 +185,6 @@ static struct process *find_process(struct model *m, struct model_host *host,
 static void count_in_process(struct model *m, struct process *p,
 			     struct incident *inc, logtime_t last_at)
 {
-	p->total += m->weight;
 	if (inc->first != LOGTIME_UNKNOWN) {
 		if (p->first == LOGTIME_UNKNOWN || inc->first < p->first)
 			p->first = inc->first;

@@ -18,12 +18,14 @@
 #define PLOGTOP_MODEL_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "htab.h"
 #include "ident.h"
 #include "incident.h"
 #include "liveness.h"
 #include "logtime.h"
+#include "recpool.h"
 #include "rules.h"
 
 struct pathhost;
@@ -123,13 +125,13 @@ struct process_live {
 
 struct process {
 	struct hnode node;	/* in model.proc_index: by host and pid */
-	size_t id;		/* 0, 1, 2... in the order processes were seen */
 	struct model_host *host;	/* NULL: local input */
 	long pid;
 	const char *name;	/* kept once (the identities' names) */
-	size_t total;	/* by resource: process_by_resource (its classes') */
 	/* Its classes: most processes have one, kept in one_class (no
-	 * allocation of its own); more are an array of their own. */
+	 * allocation of its own); more are an array of their own.  Its
+	 * incidents are their sum (process_total), not a count beside
+	 * them: processes are many. */
 	struct class_count *classes;
 	logtime_t first, last;		/* as the log wrote them */
 	logtime_t last_at;		/* last as counted: the "last" sort's */
@@ -137,17 +139,23 @@ struct process {
 	 * in --once, whose processes are many and keep none of it. */
 	struct process_live *lv;
 	unsigned long long alive_ms;	/* when alive was found out */
-	/* Narrow, side by side (--once keeps 300,000 of these records):
-	 * classes are a few dozen at most, and a process's index a place
-	 * in memory. */
-	unsigned nclasses;
+	/* Narrow, side by side (--once keeps 300,000 of these records,
+	 * 136 bytes each, a malloc chunk of 144): ids are the order
+	 * processes were seen (0, 1, 2...: four billion would be years of
+	 * a live run, and a record each in --once), classes a few dozen at
+	 * most, and a process's index a place in memory. */
+	uint32_t id;
 	unsigned index;			/* in model.procs (the model's own) */
 	/* A cluster's pid-less process: its device (else -1); ids are of 9
 	 * digits at most (ident_learn.c's parse_id). */
 	int key_dev;
-	int alive;
+	uint16_t nclasses;
+	signed char alive;
 	struct class_count one_class;
 };
+
+/* A process's incidents: the sum of its classes' counts. */
+size_t process_total(const struct process *p);
 
 /* A process's incidents of resource r: the sum of its classes' (kept
  * once, not in a count per resource as well: processes are many). */
@@ -224,6 +232,9 @@ struct model {
 	 * the pid-only joins (every name of a pid in one bucket). */
 	struct htab proc_index;
 	struct dlist lru;	/* processes by last incident, latest first */
+	/* Process records, from blocks of many (recpool.h): no malloc
+	 * header each; a folded one is kept for the next. */
+	struct recpool proc_pool;
 	size_t next_id, pairs;
 	struct problem *problems;	/* the first MODEL_LISTED */
 	size_t nproblems;		/* listed */

@@ -243,7 +243,7 @@ size_t model_window(const struct model *m, const struct process *p,
 		for (int r = 0; r < RES_COUNT; r++)
 			by_resource[r] =
 				process_by_resource(p, (enum resource)r);
-		return p->total;
+		return process_total(p);
 	}
 	memset(by_resource, 0, RES_COUNT * sizeof *by_resource);
 	if (!p->lv)
@@ -348,7 +348,7 @@ void model_free_process(struct model *m, struct process *p)
 	if (p->lv)
 		free(p->lv->minutes);
 	free(p->lv);
-	free(p);
+	recpool_put(&m->proc_pool, p);
 }
 
 /* Its counts stay in the totals (model.n, and the prom file's counts, a
@@ -356,7 +356,7 @@ void model_free_process(struct model *m, struct process *p)
 void model_fold(struct model *m, struct process *p)
 {
 	m->folded_procs++;
-	m->folded_incidents += p->total;
+	m->folded_incidents += process_total(p);
 	m->fold_gen++;
 	htab_remove(&m->proc_index, &p->node);
 	if (p->lv)

@@ -19,6 +19,15 @@ size_t process_by_resource(const struct process *p, enum resource r)
 	return n;
 }
 
+size_t process_total(const struct process *p)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->nclasses; i++)
+		n += p->classes[i].n;
+	return n;
+}
+
 static int cmp_problem(const void *a, const void *b)
 {
 	const struct problem *p = a, *q = b;
@@ -38,8 +47,10 @@ static int cmp_process(const void *a, const void *b)
 	const struct process *p = *(struct process *const *)a;
 	const struct process *q = *(struct process *const *)b;
 
-	if (p->total != q->total)
-		return p->total > q->total ? -1 : 1;
+	size_t pt = process_total(p), qt = process_total(q);
+
+	if (pt != qt)
+		return pt > qt ? -1 : 1;
 	if (p->pid != q->pid)
 		return p->pid < q->pid ? -1 : 1;
 	return strcmp(p->name, q->name);

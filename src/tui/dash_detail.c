@@ -354,7 +354,7 @@ static void draw_detail(struct dash *d, int y0, int height)
 	if (window_usec[d->win])
 		sb_addf(&title, _(r->total == 1 ? L_IN_WINDOW : L_IN_WINDOW_PL),
 			r->p->pid, name.buf, r->total,
-			_(window_names[d->win]), r->p->total);
+			_(window_names[d->win]), process_total(r->p));
 	else
 		sb_addf(&title, _(r->total == 1 ? L_IN_ALL : L_IN_ALL_PL),
 			r->p->pid, name.buf, r->total);

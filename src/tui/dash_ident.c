@@ -44,11 +44,11 @@ void rank_text(const struct ident *id, struct strbuf *sb)
 	const char *const what[3] = { "dp", "tp", "ep" };
 
 	if (id->rank != IDENT_UNKNOWN) {
-		sb_addf(sb, _(L_ID_RANK), id->rank);
+		sb_addf(sb, _(L_ID_RANK), (long)id->rank);
 		if (id->world_size != IDENT_UNKNOWN && id->world_size > 0)
-			sb_addf(sb, _(L_ID_RANK_OF), id->world_size);
+			sb_addf(sb, _(L_ID_RANK_OF), (long)id->world_size);
 		if (id->local_rank != IDENT_UNKNOWN)
-			sb_addf(sb, _(L_ID_LOCAL_RANK), id->local_rank);
+			sb_addf(sb, _(L_ID_LOCAL_RANK), (long)id->local_rank);
 	}
 	for (int i = 0; i < 3; i++)
 		if (v[i] != IDENT_UNKNOWN)

@@ -158,6 +158,17 @@ static int get_long(const struct jval *o, const char *key, long hi,
 	return 0;
 }
 
+/* A rank or a parallel degree (at most VIEW_RANK_MAX: 32 bits). */
+static int get_rank(const struct jval *o, const char *key, int32_t *out)
+{
+	long v;
+
+	if (get_long(o, key, VIEW_RANK_MAX, &v) < 0)
+		return -1;
+	*out = (int32_t)v;
+	return 0;
+}
+
 static int get_u(const struct jval *o, const char *key,
 		 unsigned long long *out)
 {
@@ -305,7 +316,7 @@ static int read_devices(const struct jval *o, struct ident *id)
 			return -1;
 		id->dev[i].device = (long)e->integer;
 	}
-	id->ndevices = dv->n;
+	id->ndevices = (uint32_t)dv->n;	/* at most IDENT_DEVICES */
 	return 0;
 }
 
@@ -351,21 +362,23 @@ static int read_scalars(const struct jval *v, struct ident *id,
 {
 	const char *name, *job;
 	long long pid, first, last;
+	int dev_seen;
 
 	if (get_str(v, "host", 1, host) < 0 ||
 	    get_int(v, "pid", 0, 1LL << 40, 0, &pid) < 0 ||
 	    get_str(v, "name", 0, &name) < 0 ||
 	    get_str(v, "job", 1, &job) < 0 ||
-	    get_long(v, "rank", VIEW_RANK_MAX, &id->rank) < 0 ||
-	    get_long(v, "local_rank", VIEW_RANK_MAX, &id->local_rank) < 0 ||
-	    get_long(v, "world_size", VIEW_RANK_MAX, &id->world_size) < 0 ||
-	    get_long(v, "dp", VIEW_RANK_MAX, &id->dp) < 0 ||
-	    get_long(v, "tp", VIEW_RANK_MAX, &id->tp) < 0 ||
-	    get_long(v, "ep", VIEW_RANK_MAX, &id->ep) < 0 ||
+	    get_rank(v, "rank", &id->rank) < 0 ||
+	    get_rank(v, "local_rank", &id->local_rank) < 0 ||
+	    get_rank(v, "world_size", &id->world_size) < 0 ||
+	    get_rank(v, "dp", &id->dp) < 0 ||
+	    get_rank(v, "tp", &id->tp) < 0 ||
+	    get_rank(v, "ep", &id->ep) < 0 ||
 	    get_int(v, "first", 0, 1LL << 62, 0, &first) < 0 ||
 	    get_int(v, "last", 0, 1LL << 62, 0, &last) < 0 ||
-	    get_bool(v, "dev_seen", &id->dev_seen) < 0)
+	    get_bool(v, "dev_seen", &dev_seen) < 0)
 		return -1;
+	id->dev_seen = (unsigned char)dev_seen;
 	if ((*host && !**host) || (!pid && !name[0]))
 		return -1;
 	id->pid = (long)pid;

@@ -101,7 +101,7 @@ static void collect(struct infos *s, const struct model *m)
 		if (!prom_live(id) || !id->name)
 			continue;
 		add(s, &(struct info){ id->host, id->pid, id->name, id,
-				       id->proc ? id->proc->total : 0,
+				       id->proc ? process_total(id->proc) : 0,
 				       id->last });
 	}
 	for (size_t i = 0; i < m->nprocs; i++) {
@@ -112,7 +112,7 @@ static void collect(struct infos *s, const struct model *m)
 		if (id && prom_live(id))
 			continue;
 		add(s, &(struct info){ p->host, p->pid, p->name, NULL,
-				       p->total, p->last });
+				       process_total(p), p->last });
 	}
 }
 

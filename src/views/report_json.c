@@ -81,7 +81,8 @@ static void process_part(struct strbuf *sb, const struct process *p,
 	json_time(sb, p->first);
 	sb_adds(sb, ", \"last_seen\": ");
 	json_time(sb, p->last);
-	sb_addf(sb, ", \"incidents\": %zu, \"counts\": [", p->total);
+	sb_addf(sb, ", \"incidents\": %zu, \"counts\": [",
+		process_total(p));
 	for (size_t i = 0; i < p->nclasses; i++) {
 		const struct class_count *c = &p->classes[i];
 		sb_addf(sb, "%s{\"" TAX_KEY_CODE "\": \"%s\", \""

@@ -232,7 +232,7 @@ static void table_row(struct strbuf *sb, const struct process *p,
 		put_num(sb, view_ident_device(id), l->devw);
 	if (l->rankw)
 		put_num(sb, view_ident_rank(id), l->rankw);
-	sb_addf(sb, " %s%5zu%s", RED(o), p->total, OFF(o));
+	sb_addf(sb, " %s%5zu%s", RED(o), process_total(p), OFF(o));
 	for (size_t c = 0; c < NCOLUMNS; c++) {
 		size_t n = process_by_resource(p, RES_COLUMN(c));
 		if (!l->res[c])

@@ -16,7 +16,7 @@ static void check_model(const struct model *m)
 
 	for (size_t i = 0; i < m->nprocs; i++) {
 		FUZZ_ASSERT(m->procs[i]->host && m->procs[i]->name);
-		sum += m->procs[i]->total;
+		sum += process_total(m->procs[i]);
 	}
 	FUZZ_ASSERT(sum == m->n);
 	for (size_t i = 0; i < m->nhosts; i++)

@@ -116,12 +116,12 @@ static void test_once_model(void **state)
 	assert_non_null(strstr(n3->reason, "up == 0"));
 	struct process *p = find(&m, "n1", 4242, "python3", 0);
 	assert_non_null(p);
-	assert_int_equal(p->total, 7);
+	assert_int_equal(process_total(p), 7);
 	assert_int_equal(model_ident(&m, p)->rank, 3);
 	/* Two live python3 on device 1: a process of the device, no pid. */
 	p = find(&m, "n1", 0, "python3", 1);
 	assert_non_null(p);
-	assert_int_equal(p->total, 3);
+	assert_int_equal(process_total(p), 3);
 	cluster_data_free(&d);
 	model_free(&m);
 }

@@ -227,7 +227,7 @@ static void test_pid_only_joins(void **state)
 	assert_int_equal(m.nprocs, 1);
 	/* It taught nothing: the join found its row, not an identity. */
 	assert_null(find(&m, 100, "python3"));
-	assert_int_equal(m.procs[0]->total, 2);
+	assert_int_equal(process_total(m.procs[0]), 2);
 	/* Several programs had the pid: the nearest in time. */
 	model_add(&m, make(200, "a", RES_STREAM, T0, NULL), READ_BEFORE);
 	model_add(&m, make(200, "b", RES_STREAM, T0 + 3600 * SEC, NULL),
