@@ -29,7 +29,7 @@
  * a smaller one is over before a thread would pay for itself. */
 #define AHEAD_MIN (4 << 20)
 #define AHEAD_CHUNK (256 * 1024)
-#define AHEAD_RING 4
+#define AHEAD_RING 8
 /* xz's decoder may take this much (xz -9 needs 65 MiB); zstd's window
  * at most 2^27 (its default bound): a made file asking more is refused
  * by the library, not given the memory. */

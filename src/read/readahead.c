@@ -18,9 +18,13 @@ struct readahead {
 	int done;		/* the last record is made */
 	int stop;		/* the reader is closing: make no more */
 	int threaded;
+	/* Each side sleeps until the ring is half full (the reader) or half
+	 * empty (the producer), not for one record: on a busy machine a wake
+	 * per record was a context switch per 100 KiB. */
+	int reader_waits, producer_waits;
 	pthread_t thread;
 	pthread_mutex_t mu;
-	pthread_cond_t cv;
+	pthread_cond_t reader, room;
 };
 
 int readahead_wanted(void)
@@ -55,7 +59,10 @@ static void *producer(void *arg)
 	pthread_mutex_lock(&ra->mu);
 	while (!ra->stop && !ra->done) {
 		if (ra->count == ra->nslots) {
-			pthread_cond_wait(&ra->cv, &ra->mu);
+			ra->producer_waits = 1;
+			while (ra->count > ra->nslots / 2 && !ra->stop)
+				pthread_cond_wait(&ra->room, &ra->mu);
+			ra->producer_waits = 0;
 			continue;
 		}
 		size_t i = (ra->head + ra->count) % ra->nslots;
@@ -64,7 +71,9 @@ static void *producer(void *arg)
 		pthread_mutex_lock(&ra->mu);
 		ra->count++;
 		ra->done = is_last(&ra->slots[i]);
-		pthread_cond_broadcast(&ra->cv);
+		if (ra->reader_waits &&
+		    (ra->done || ra->count >= (ra->nslots + 1) / 2))
+			pthread_cond_signal(&ra->reader);
 	}
 	pthread_mutex_unlock(&ra->mu);
 	return NULL;
@@ -83,7 +92,8 @@ struct readahead *readahead_start(ra_produce_fn fn, void *ctx, size_t slots,
 	for (size_t i = 0; i < ra->nslots; i++)
 		ra->slots[i].buf = xmalloc(chunk);
 	pthread_mutex_init(&ra->mu, NULL);
-	pthread_cond_init(&ra->cv, NULL);
+	pthread_cond_init(&ra->reader, NULL);
+	pthread_cond_init(&ra->room, NULL);
 	/* No thread (none wanted, or none to be had): made in place. */
 	ra->threaded = ra->nslots > 1 &&
 		       pthread_create(&ra->thread, NULL, producer, ra) == 0;
@@ -100,8 +110,12 @@ struct ra_record *readahead_peek(struct readahead *ra)
 		return &ra->slots[ra->head];
 	}
 	pthread_mutex_lock(&ra->mu);
-	while (!ra->count)
-		pthread_cond_wait(&ra->cv, &ra->mu);
+	if (!ra->count) {
+		ra->reader_waits = 1;
+		while (!ra->done && ra->count < (ra->nslots + 1) / 2)
+			pthread_cond_wait(&ra->reader, &ra->mu);
+		ra->reader_waits = 0;
+	}
 	pthread_mutex_unlock(&ra->mu);
 	return &ra->slots[ra->head];
 }
@@ -113,8 +127,8 @@ void readahead_pop(struct readahead *ra)
 	if (ra->count && !is_last(&ra->slots[ra->head])) {
 		ra->head = (ra->head + 1) % ra->nslots;
 		ra->count--;
-		if (ra->threaded)
-			pthread_cond_broadcast(&ra->cv);
+		if (ra->producer_waits && ra->count <= ra->nslots / 2)
+			pthread_cond_signal(&ra->room);
 	}
 	if (ra->threaded)
 		pthread_mutex_unlock(&ra->mu);
@@ -127,7 +141,7 @@ void readahead_stop(struct readahead *ra)
 	if (ra->threaded) {
 		pthread_mutex_lock(&ra->mu);
 		ra->stop = 1;
-		pthread_cond_broadcast(&ra->cv);
+		pthread_cond_signal(&ra->room);
 		pthread_mutex_unlock(&ra->mu);
 		pthread_join(ra->thread, NULL);
 	}
@@ -137,6 +151,7 @@ void readahead_stop(struct readahead *ra)
 	}
 	free(ra->slots);
 	pthread_mutex_destroy(&ra->mu);
-	pthread_cond_destroy(&ra->cv);
+	pthread_cond_destroy(&ra->reader);
+	pthread_cond_destroy(&ra->room);
 	free(ra);
 }

@@ -18,9 +18,11 @@
 #include "xalloc.h"
 
 /* Decompressed bytes are handed over in records of this size, from a ring
- * of RING of them (1 MiB in all), made ahead on a thread (readahead.h). */
-#define CHUNK (256 * 1024)
-#define RING 4
+ * of RING of them (2 MiB in all), made ahead on a thread (readahead.h): a
+ * member of a plog tree (a 136 KB rotation) is some four records, its
+ * start, its data and its end, so the ring holds a few members. */
+#define CHUNK (128 * 1024)
+#define RING 16
 
 struct tarread {
 	struct codec_archive api;
