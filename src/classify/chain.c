@@ -221,6 +221,8 @@ struct chain *chain_open(struct classifier *c, const struct record *rec)
 	inc->line = rec->line;
 	inc->first = rec->time;
 	ch->off = ch->screen ? c->line_off : rec->off;
+	inc->off = ch->off;
+	inc->last_line = rec->line;
 	ch->inc = inc;
 	if (c->nopen == c->capopen) {
 		c->capopen = c->capopen ? 2 * c->capopen : 16;
@@ -263,6 +265,9 @@ void chain_append(struct classifier *c, struct chain *ch,
 		ch->line2 = rec->line;
 	}
 	inc->nlines += rec->nlines;
+	if (rec->file == inc->file && rec->nlines &&
+	    rec->line + rec->nlines - 1 > inc->last_line)
+		inc->last_line = rec->line + rec->nlines - 1;
 	ch->lastfile = rec->file;
 	if (rec->time != LOGTIME_UNKNOWN) {
 		if (inc->first == LOGTIME_UNKNOWN)

@@ -45,6 +45,10 @@ struct incident {
 	int has_offsets;
 	const char *file;	/* where its first line is */
 	unsigned long line;
+	/* Its first line's offset, and its last line in that file (resume
+	 * points must not cut it: follow_resume.c). */
+	unsigned long long off;
+	unsigned long last_line;
 	unsigned nlines;
 	struct field *fields;
 	size_t nfields;

@@ -5,7 +5,11 @@
  * chain that has lines in it, the record being assembled, the unfinished
  * last line; else all it has read.  Chains of other threads that closed
  * after that point were given out already: their first lines go with the
- * point, and a reader that starts there drops them. */
+ * point, and a reader that starts there drops them.  Nor may a point cut
+ * one given out: a chain whose first line is before it and whose last
+ * line is after it (threads interleave) moves the point back to its first
+ * line, which then goes with the point, or the reader would take its
+ * rest for a chain of its own. */
 #include "config.h"
 
 #include <errno.h>
@@ -45,15 +49,50 @@ static void open_chain(void *ctx, const char *file, unsigned long long off,
 	}
 }
 
+/* Moves the point back to the first line of a given chain it would cut,
+ * until it cuts none. */
+static void uncut(const struct tail *t, struct held *h)
+{
+	for (int moved = 1; moved;) {
+		moved = 0;
+		for (size_t i = 0; t->span && i < t->ngiven; i++) {
+			if (t->given[i] <= h->line && t->span[i].end > h->line &&
+			    t->span[i].off < h->off) {
+				h->off = t->span[i].off;
+				h->line = t->given[i] - 1;
+				moved = 1;
+			}
+		}
+	}
+}
+
 /* Forgets the given lines at or before the point (line: lines before it). */
 static void prune_given(struct tail *t, unsigned long line)
 {
 	size_t k = 0;
 
-	for (size_t i = 0; i < t->ngiven; i++)
-		if (t->given[i] > line)
+	for (size_t i = 0; i < t->ngiven; i++) {
+		if (t->given[i] > line) {
+			t->span[k] = t->span[i];
 			t->given[k++] = t->given[i];
+		}
+	}
 	t->ngiven = k;
+}
+
+/* Room for n given lines, their spans not known. */
+static void given_room(struct tail *t, size_t n)
+{
+	int fresh = !t->span;
+
+	if (n <= t->capgiven && !fresh)
+		return;
+	if (n > t->capgiven)
+		t->capgiven = n;
+	t->given = xrealloc(t->given, t->capgiven * sizeof *t->given);
+	t->span = xrealloc(t->span, t->capgiven * sizeof *t->span);
+	if (fresh)
+		memset(t->span, 0, t->capgiven * sizeof *t->span);
 }
 
 /* Its identity at the point: taken again only when the point moved. */
@@ -95,6 +134,7 @@ size_t follower_positions(struct follower *fw, struct position **out)
 	classifier_each_open(fw->cl, open_chain, &sc);
 	for (size_t i = 0; i < fw->tt.n; i++) {
 		struct tail *t = fw->tt.v[i];
+		uncut(t, &sc.v[i]);
 		prune_given(t, sc.v[i].line);
 		/* A point at 0 matters only with incidents given after it. */
 		if (t->skip_why ||
@@ -233,18 +273,21 @@ int follow_resume_tail(struct follower *fw, struct tail *t)
 		t->skip = xmalloc(at.ngiven * sizeof *t->skip);
 		memcpy(t->skip, at.given, at.ngiven * sizeof *t->skip);
 		t->nskip = at.ngiven;
-		/* They are still given out after the point, for the next. */
-		free(t->given);
-		t->given = xmalloc(at.ngiven * sizeof *t->given);
+		/* They are still given out after the point, for the next;
+		 * their spans known once they are read again. */
+		given_room(t, at.ngiven);
 		memcpy(t->given, at.given, at.ngiven * sizeof *t->given);
-		t->ngiven = t->capgiven = at.ngiven;
+		memset(t->span, 0, at.ngiven * sizeof *t->span);
+		t->ngiven = at.ngiven;
 	}
 	if (moved) {
 		struct gone *g = &fw->gs.v[which];
 		if (g->ngiven) {
 			free(t->given);
+			free(t->span);
 			t->given = g->given;
 			t->ngiven = t->capgiven = g->ngiven;
+			t->span = xcalloc(g->ngiven, sizeof *t->span);
 			g->given = NULL;
 		}
 		gone_free_at(fw, which);
@@ -253,7 +296,7 @@ int follow_resume_tail(struct follower *fw, struct tail *t)
 }
 
 static void note_given(struct follower *fw, struct tail *t,
-		       unsigned long line)
+		       const struct incident *inc)
 {
 	if (t->ngiven == RESUME_GIVEN_MAX) {
 		/* Forget what lies before the point now; at worst the
@@ -262,16 +305,31 @@ static void note_given(struct follower *fw, struct tail *t,
 		struct scan sc = { fw, &h, t };
 		tail_held_from(t, &h.off, &h.line);
 		classifier_each_open(fw->cl, open_chain, &sc);
+		uncut(t, &h);
 		prune_given(t, h.line);
-		if (t->ngiven == RESUME_GIVEN_MAX)
+		if (t->ngiven == RESUME_GIVEN_MAX) {
+			--t->ngiven;
 			memmove(t->given, t->given + 1,
-				--t->ngiven * sizeof *t->given);
+				t->ngiven * sizeof *t->given);
+			memmove(t->span, t->span + 1,
+				t->ngiven * sizeof *t->span);
+		}
 	}
-	if (t->ngiven == t->capgiven) {
-		t->capgiven = t->capgiven ? 2 * t->capgiven : 8;
-		t->given = xrealloc(t->given, t->capgiven * sizeof *t->given);
-	}
-	t->given[t->ngiven++] = line;
+	if (t->ngiven == t->capgiven || !t->span)
+		given_room(t, t->ngiven == t->capgiven
+			      ? (t->capgiven ? 2 * t->capgiven : 8)
+			      : t->capgiven);
+	t->span[t->ngiven] = (struct given_span){ inc->off, inc->last_line };
+	t->given[t->ngiven++] = inc->line;
+}
+
+/* A chain given before the restart, read again: its span is known now. */
+static void note_span(struct tail *t, const struct incident *inc)
+{
+	for (size_t i = 0; t->span && i < t->ngiven; i++)
+		if (t->given[i] == inc->line)
+			t->span[i] = (struct given_span){ inc->off,
+							  inc->last_line };
 }
 
 int follow_given_before(struct follower *fw, const struct incident *inc)
@@ -285,13 +343,14 @@ int follow_given_before(struct follower *fw, const struct incident *inc)
 	for (size_t i = 0; i < t->nskip; i++) {
 		if (t->skip[i] == inc->line) {
 			t->skip[i] = t->skip[--t->nskip];
+			note_span(t, inc);
 			return 1;
 		}
 	}
 	/* Only a file whose point can be behind an incident needs them: one
 	 * with another chain open (or held), which the point waits for. */
 	if (classifier_open_chains(fw->cl) || t->ngiven || t->held)
-		note_given(fw, t, inc->line);
+		note_given(fw, t, inc);
 	return 0;
 }
 

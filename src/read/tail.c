@@ -55,6 +55,7 @@ void tail_free(struct tail *t)
 	linesplit_free(&t->ls);
 	free(t->fid);
 	free(t->given);
+	free(t->span);
 	free(t->skip);
 	free(t);
 }

@@ -15,6 +15,12 @@
 
 #define TAIL_HEAD 64	/* first bytes kept to notice a rewrite */
 
+/* Where a chain given out lies in its file (tail.given). */
+struct given_span {
+	unsigned long long off;
+	unsigned long end;
+};
+
 struct tail {
 	const char *path;	/* interned in the model */
 	enum file_kind kind;
@@ -64,6 +70,9 @@ struct tail {
 	/* First lines of incidents given out, kept while they lie after its
 	 * resume point; and, resumed, those not to give out again. */
 	unsigned long *given, *skip;
+	/* By given: its first line's offset and last line (end 0: not
+	 * known), so that a point does not cut a chain given out. */
+	struct given_span *span;
 	size_t ngiven, capgiven, nskip;
 	/* Facts (fact.h) are given as their line is read, not when a chain
 	 * closes: fact_line is the last line whose facts were given, and,
