@@ -79,3 +79,13 @@ void htab_free(struct htab *t)
 	t->b = NULL;
 	t->nb = t->n = 0;
 }
+
+void htab_free_nodes(struct htab *t)
+{
+	for (size_t i = 0; i < t->nb; i++)
+		for (struct hnode *n = t->b[i], *next; n; n = next) {
+			next = n->next;
+			free(n);
+		}
+	htab_free(t);
+}

@@ -27,5 +27,8 @@ struct hnode *htab_find(const struct htab *t, size_t hash, htab_eq eq,
 void htab_insert(struct htab *t, struct hnode *node);
 void htab_remove(struct htab *t, struct hnode *node);
 void htab_free(struct htab *t);
+/* htab_free, after freeing every node: for tables whose nodes are each
+ * the start of an allocation of their own, holding nothing else to free. */
+void htab_free_nodes(struct htab *t);
 
 #endif

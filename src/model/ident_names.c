@@ -56,13 +56,5 @@ void ident_name_put(struct idents *ids, const char *s)
 
 void ident_names_free(struct idents *ids)
 {
-	for (size_t i = 0; i < ids->names.nb; i++) {
-		struct hnode *n = ids->names.b[i];
-		while (n) {
-			struct hnode *next = n->next;
-			free(n);
-			n = next;
-		}
-	}
-	htab_free(&ids->names);
+	htab_free_nodes(&ids->names);
 }

@@ -210,14 +210,6 @@ void model_let_go(struct model *m, struct incident *inc, int raw)
 
 void model_free_paths(struct model *m)
 {
-	for (size_t i = 0; i < m->path_index.nb; i++) {
-		struct hnode *n = m->path_index.b[i];
-		while (n) {
-			struct hnode *next = n->next;
-			free(n);
-			n = next;
-		}
-	}
-	htab_free(&m->path_index);
+	htab_free_nodes(&m->path_index);
 }
 

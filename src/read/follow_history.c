@@ -46,13 +46,7 @@ static const char *intern_key(struct htab *keys, const char *s, size_t len)
 
 static void free_keys(struct htab *keys)
 {
-	for (size_t i = 0; i < keys->nb; i++)
-		for (struct hnode *n = keys->b[i], *next; n; n = next) {
-			next = n->next;
-			free(n);
-		}
-	htab_free(keys);
-	*keys = (struct htab){ NULL, 0, 0 };
+	htab_free_nodes(keys);
 }
 
 void follow_free_history(struct follower *fw)

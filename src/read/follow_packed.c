@@ -55,12 +55,7 @@ static int stream_eq(const struct hnode *n, const void *key)
 
 static void streams_free(struct htab *h)
 {
-	for (size_t i = 0; i < h->nb; i++)
-		for (struct hnode *n = h->b[i], *next; n; n = next) {
-			next = n->next;
-			free(n);
-		}
-	htab_free(h);
+	htab_free_nodes(h);
 }
 
 /* A plog member read: whether its stamp is older than one of its stream
