@@ -19,7 +19,6 @@
 #include <malloc.h>
 #endif
 
-#include "datadir.h"
 #include "follow.h"
 #include "i18n.h"
 #include "ident.h"
@@ -94,29 +93,11 @@ struct worker {
 	 * which the main thread then renders (model_changed_who), so the
 	 * worker need not render it first. */
 	int saw_device, saw_rank;
+	/* Where it renders an incident: kept from one to the next, so that
+	 * each costs one allocation of its size, not a buffer grown from
+	 * nothing (that growth was a twentieth of the dense bench). */
+	struct strbuf render;
 };
-
-struct ruleset *rules_for(const struct options *o, struct strbuf *err)
-{
-	struct ruleset *rs = ruleset_new();
-	struct strbuf name = STRBUF_INIT, text = STRBUF_INIT;
-
-	/* The shipped rules (built in, or a data directory's), then
-	 * each --rules file. */
-	int rc = datadir_read("rules/plogtop.rules", _("rules file"),
-			      RULES_FILE_MAX, &name, &text, err);
-	if (rc == 0)
-		rc = ruleset_load_text(rs, name.buf, text.buf, text.len, err);
-	for (size_t i = 0; rc == 0 && i < o->nrules; i++)
-		rc = ruleset_load(rs, o->rules[i], err);
-	sb_free(&name);
-	sb_free(&text);
-	if (rc < 0) {
-		ruleset_free(rs);
-		return NULL;
-	}
-	return rs;
-}
 
 /* ---- a worker's side ---- */
 
@@ -189,11 +170,12 @@ static void worker_incident(void *ctx, struct incident *inc)
 	w->saw_device |= has_device;
 	w->saw_rank |= has_rank;
 	if (w->view && !defer) {
-		struct strbuf sb = STRBUF_INIT;
-		w->view->render(w->view->ctx, &sb, inc);
-		/* Its room cut to what it holds: thousands may wait. */
-		it.jsonlen = sb.len;
-		it.json = xrealloc(sb_detach(&sb), it.jsonlen + 1);
+		sb_reset(&w->render);
+		w->view->render(w->view->ctx, &w->render, inc);
+		/* Of just its size: thousands may wait. */
+		it.jsonlen = w->render.len;
+		it.json = xmemdup(w->render.buf ? w->render.buf : "",
+				  it.jsonlen + 1);
 	}
 	/* Its fields stay until the model has counted it: its device,
 	 * rank and failed create are learnt from them (ident.h). */
@@ -335,21 +317,25 @@ static int model_changed_who(const struct item *it)
 	       (it->unnamed && inc->name && inc->name[0]);
 }
 
-/* On the main thread, with its fields still there: the same text as a
- * single reader writes. */
-static void render_again(const struct read_view *view, struct item *it)
+/* The incident's text for the view: the worker's, or, when the worker
+ * left it to this thread or the model changed who it was, rendered here
+ * with its fields still there (the same text as a single reader writes)
+ * in again, this thread's buffer. */
+static void give_view(const struct read_view *view, const struct item *it,
+		      struct strbuf *again)
 {
-	struct strbuf sb = STRBUF_INIT;
-
-	view->render(view->ctx, &sb, it->inc);
-	free(it->json);
-	it->jsonlen = sb.len;
-	it->json = sb_detach(&sb);
+	if (it->json && !model_changed_who(it)) {
+		view->add(view->ctx, it->json, it->jsonlen);
+		return;
+	}
+	sb_reset(again);
+	view->render(view->ctx, again, it->inc);
+	view->add(view->ctx, again->buf ? again->buf : "", again->len);
 }
 
 /* One stream's incidents, as worker w read them, into the model. */
 static void add_stream(struct model *m, struct worker *w,
-		       const struct read_view *view)
+		       const struct read_view *view, struct strbuf *again)
 {
 	struct adopted a = { NULL, NULL, w->sh };
 
@@ -365,11 +351,8 @@ static void add_stream(struct model *m, struct worker *w,
 			return;
 		adopt(m, &a, it.inc);
 		/* Rendered by the worker: the view does not watch. */
-		if (model_add(m, it.inc, READ_BEFORE) && view) {
-			if (!it.json || model_changed_who(&it))
-				render_again(view, &it);
-			view->add(view->ctx, it.json, it.jsonlen);
-		}
+		if (model_add(m, it.inc, READ_BEFORE) && view)
+			give_view(view, &it, again);
 		if (it.drop_fields)
 			incident_drop_fields(it.inc);
 		free(it.json);
@@ -448,6 +431,7 @@ static void end_worker(struct worker *w)
 	ruleset_free(w->rs);
 	model_free(&w->m);
 	sb_free(&w->err);
+	sb_free(&w->render);
 	pthread_mutex_destroy(&w->mu);
 	pthread_cond_destroy(&w->more);
 	pthread_cond_destroy(&w->room);
@@ -480,6 +464,7 @@ static int read_parallel(const struct options *o, struct model *m,
 	struct share sh = { o, plan, nplan, nstreams, owner, UINTPTR_MAX, 0 };
 	size_t started = 0;
 	int rc = 0;
+	struct strbuf again = STRBUF_INIT;
 
 	for (size_t i = 0; i < nplan; i++) {
 		uintptr_t p = (uintptr_t)plan[i].path;
@@ -496,7 +481,7 @@ static int read_parallel(const struct options *o, struct model *m,
 			started++;
 	}
 	for (size_t s = 0; s < nstreams && rc == 0; s++)
-		add_stream(m, &w[owner[s]], view);
+		add_stream(m, &w[owner[s]], view, &again);
 	for (size_t k = 0; k < started; k++) {
 		if (rc < 0)
 			drain(&w[k], owner, nstreams, k);
@@ -513,6 +498,7 @@ static int read_parallel(const struct options *o, struct model *m,
 			model_merge_scan(m, &w[k].scan, NULL);
 		end_worker(&w[k]);
 	}
+	sb_free(&again);
 	free(owner);
 	free(w);
 	return rc;

@@ -8,9 +8,7 @@
 #include "model.h"
 #include "options.h"
 #include "rules.h"
-
-/* The rules plogtop runs with: the built-in file, then each --rules. */
-struct ruleset *rules_for(const struct options *o, struct strbuf *err);
+#include "rules_for.h"
 
 /* --state, --resume: where to start each file (resume_for, as in struct
  * follow_opts), and where each was read to at the end (pos, npos: the
