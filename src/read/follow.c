@@ -121,6 +121,7 @@ struct follower *follower_new(struct ruleset *rs, struct model *m,
 			fw->partial_ms = (unsigned)v;
 	}
 	fw->buf = xmalloc(READ_BUF);
+	fw->lastdir.fd = -1;
 	fw->rd.on_drop = follow_history_forget;
 	return fw;
 }
@@ -138,6 +139,9 @@ void follower_free(struct follower *fw)
 	if (fw->ifd >= 0)
 		close(fw->ifd);
 	free(fw->buf);
+	if (fw->lastdir.fd >= 0)
+		close(fw->lastdir.fd);
+	free(fw->lastdir.path);
 	free(fw);
 }
 

@@ -348,6 +348,14 @@ struct follower {
 	struct follow_opts o;
 	int ifd;		/* inotify, or -1 */
 	char *buf;		/* READ_BUF, for every read */
+	/* --once: the directory of the last file read, open (O_PATH), so
+	 * that the next file of it, most often the next one read, is
+	 * opened by its name (follow_read.c's once_dir).  fd -1: none. */
+	struct {
+		char *path;
+		size_t len;
+		int fd;
+	} lastdir;
 	unsigned partial_ms;	/* PARTIAL_LIMIT_MS, or the tests' value */
 	int started;		/* follower_start was called */
 	unsigned long long next_poll;	/* when polling is due */

@@ -243,6 +243,31 @@ void follow_read_backlog(struct follower *fw, unsigned long long now)
 	free(l.v);
 }
 
+/* --once: an open descriptor of t's directory, or -1 (then its path is
+ * opened).  Only --once: it reads a listing just made, while a live
+ * follower's directory may be replaced under the same name. */
+static int once_dir(struct follower *fw, const char *path)
+{
+	const char *slash = strrchr(path, '/');
+
+	if (!fw->o.once || !slash || slash == path)
+		return -1;
+	size_t len = (size_t)(slash - path);
+	if (fw->lastdir.path && fw->lastdir.len == len &&
+	    memcmp(fw->lastdir.path, path, len) == 0)
+		return fw->lastdir.fd;
+	if (fw->lastdir.fd >= 0)
+		close(fw->lastdir.fd);
+	free(fw->lastdir.path);
+	fw->lastdir.path = xmemdup(path, len + 1);
+	fw->lastdir.path[len] = '\0';
+	fw->lastdir.len = len;
+	/* A failure here is said by the open of the file's own path. */
+	fw->lastdir.fd = open(fw->lastdir.path,
+			      O_PATH | O_DIRECTORY | O_CLOEXEC);
+	return fw->lastdir.fd;
+}
+
 void follow_read_tail(struct follower *fw, struct tail *t,
 		      unsigned long long now)
 {
@@ -251,8 +276,8 @@ void follow_read_tail(struct follower *fw, struct tail *t,
 	flush_others(fw, t, now);
 	feed_from(fw, t, now, 0);
 	long long n = t->packed ? -1
-		      : tail_read(t, fw->buf, READ_BUF,
-				  fw->o.once ? ~0ULL : READ_BUDGET,
+		      : tail_read(t, once_dir(fw, t->path), fw->buf,
+				  READ_BUF, fw->o.once ? ~0ULL : READ_BUDGET,
 				  &fw->m->stats, now);
 	note_pace(t, n, !t->more);
 	if (n < 0 && t->packed) {

@@ -147,11 +147,23 @@ static unsigned long long idle_ms(const struct stat *sb)
 	return ms > 0 ? (unsigned long long)ms : 0;
 }
 
-long long tail_read(struct tail *t, char *buf, size_t size,
+/* The file, by its name in dir when dir is its directory's (see
+ * tail_read), else by its path. */
+static int open_tail(const struct tail *t, int dir)
+{
+	const int flags = O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK;
+	const char *name = strrchr(t->path, '/');
+
+	if (dir >= 0 && name && name[1])
+		return openat(dir, name + 1, flags);
+	return open(t->path, flags);
+}
+
+long long tail_read(struct tail *t, int dir, char *buf, size_t size,
 		    unsigned long long budget, struct scan_stats *st,
 		    unsigned long long now_ms)
 {
-	int fd = open(t->path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
+	int fd = open_tail(t, dir);
 	struct stat sb;
 	long long total = 0;
 
