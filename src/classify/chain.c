@@ -281,14 +281,20 @@ void chain_append(struct classifier *c, struct chain *ch,
 	if (inc->nraw < MAX_RAW) {
 		rawn = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
 						   : MAX_RAW_BYTES;
-		inc->raw = xrealloc(inc->raw, (inc->nraw + 1) * sizeof *inc->raw);
+		/* Room for 4, then doubled at each power of two (as
+		 * incident_set_field does): a realloc per line showed. */
+		size_t k = inc->nraw;
+		if (k == 0 || (k >= 4 && (k & (k - 1)) == 0))
+			inc->raw = xrealloc(inc->raw, (k ? 2 * k : 4) *
+					    sizeof *inc->raw);
 		inc->raw[inc->nraw++] = (struct rawline){
 			rec->file, rec->line, xstrndup(rec->raw, rawn)
 		};
 		raw = inc->raw[inc->nraw - 1].text;
 	}
+	struct rec_hash rh = chain_rec_hash(c, rec);
 	if (rec->srcloclen) {
-		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
+		uint32_t h = rh.loc;
 		if (ch->nlocs == ch->caplocs && ch->caplocs < MAX_LOCS) {
 			ch->caplocs = ch->caplocs ? 2 * ch->caplocs : 8;
 			ch->locs = xrealloc(ch->locs,
@@ -298,8 +304,7 @@ void chain_append(struct classifier *c, struct chain *ch,
 			ch->locs[ch->nlocs++] = h;
 		ch->lastloc = h;
 	}
-	ch->lasttext = chain_hash(rec->text, rec->len);
-	ch->lastshape = chain_shape_hash(rec->text, rec->len);
+	ch->lastshape = rh.shape;
 	if (ch->nseen == ch->capseen && ch->capseen < MAX_RAW) {
 		ch->capseen = ch->capseen ? 2 * ch->capseen : 4;
 		if (ch->capseen > MAX_RAW)
