@@ -93,6 +93,7 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 		const struct capture *cp = &f->cap[i];
 		const char *name = f->caps.buf + cp->name;
 		const char *value = f->caps.buf + cp->value;
+		size_t klen = cp->value - cp->name - 1;	/* value follows */
 		if (strcmp(name, "reported") == 0) {
 			if (cp->weight > ch->reported_w) {
 				free(inc->reported_code);
@@ -112,8 +113,8 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 					inc->first = t;
 				inc->last = t;
 			}
-		} else if (!incident_field(inc, name)) {
-			incident_set_field(inc, name, value, cp->len);
+		} else if (!incident_field_n(inc, name, klen)) {
+			incident_add_field(inc, name, klen, value, cp->len);
 		}
 	}
 }
