@@ -47,38 +47,32 @@ static void shape_mix(struct shape_acc *a, uint64_t w)
 	a->h ^= a->h >> 32;
 }
 
-static void shape_byte(struct shape_acc *a, unsigned char ch)
+/* The m low bytes of x (the rest zero), appended after the k held. */
+static void shape_bytes(struct shape_acc *a, uint64_t x, unsigned m)
 {
-	a->w |= (uint64_t)ch << (8 * a->k);
-	a->n++;
-	if (++a->k == 8) {
-		shape_mix(a, a->w);
-		a->w = 0;
-		a->k = 0;
-	}
-}
+	unsigned k = a->k;
 
-/* Eight bytes with no digit among them, appended after the k held. */
-static void shape_word(struct shape_acc *a, uint64_t x)
-{
-	a->n += 8;
-	if (!a->k) {
-		shape_mix(a, x);
+	a->n += m;
+	a->w |= x << (8 * k);
+	if (k + m < 8) {
+		a->k = k + m;
 		return;
 	}
-	shape_mix(a, a->w | x << (8 * a->k));
-	a->w = x >> (64 - 8 * a->k);
+	shape_mix(a, a->w);
+	a->w = k ? x >> (64 - 8 * k) : 0;
+	a->k = k + m - 8;
 }
 
-/* Whether any byte of x is an ASCII digit (exact per byte: the high bit
- * is masked off first, so no borrow or carry crosses bytes). */
-static int has_digit(uint64_t x)
+/* Which bytes of x are ASCII digits: their high bits (exact per byte:
+ * the high bit is masked off first, so no borrow or carry crosses
+ * bytes). */
+static uint64_t digits_of(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ull;
 	uint64_t t = x & (ones * 127);
 
-	return ((ones * (127 + '9' + 1) - t) & ~x & (t + ones * (127 - '0' + 1)) &
-		(ones * 128)) != 0;
+	return (ones * (127 + '9' + 1) - t) & ~x & (t + ones * (127 - '0' + 1)) &
+	       (ones * 128);
 }
 
 static int number_tail(unsigned char c)
@@ -93,11 +87,20 @@ uint32_t chain_shape_hash(const char *s, size_t n)
 	size_t i = 0;
 
 	while (i < n) {
-		uint64_t x;
-		if (i + 8 <= n && (memcpy(&x, s + i, 8), !has_digit(x))) {
-			shape_word(&a, x);
-			i += 8;
-			continue;
+		uint64_t x, d;
+		if (i + 8 <= n) {
+			memcpy(&x, s + i, 8);
+			if (!(d = digits_of(x))) {
+				shape_bytes(&a, x, 8);
+				i += 8;
+				continue;
+			}
+			/* The bytes before its first digit go in at once. */
+			unsigned p = (unsigned)__builtin_ctzll(d) / 8;
+			if (p) {
+				shape_bytes(&a, x & ((1ull << (8 * p)) - 1), p);
+				i += p;
+			}
 		}
 		unsigned char ch = (unsigned char)s[i++];
 		if (ch >= '0' && ch <= '9') {
@@ -105,7 +108,7 @@ uint32_t chain_shape_hash(const char *s, size_t n)
 				i++;
 			ch = '#';
 		}
-		shape_byte(&a, ch);
+		shape_bytes(&a, ch, 1);
 	}
 	shape_mix(&a, a.w ^ (uint64_t)a.k << 56);
 	shape_mix(&a, a.n);
