@@ -100,7 +100,8 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 		const struct capture *cp = &f->cap[i];
 		const char *name = f->caps.buf + cp->name;
 		const char *value = f->caps.buf + cp->value;
-		size_t klen = cp->value - cp->name - 1;	/* value follows */
+		/* The value follows the name and its NUL. */
+		size_t klen = cp->value - cp->name - 1;
 		if (is_key(name, klen, "reported")) {
 			if (cp->weight > ch->reported_w) {
 				free(inc->reported_code);

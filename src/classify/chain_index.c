@@ -36,7 +36,8 @@ uint32_t chain_hash(const char *s, size_t n)
  * whatever the lengths of its numbers; every ERROR line is hashed, and a
  * multiply per byte showed in profiles. */
 struct shape_acc {
-	uint64_t h, w;	/* the hash so far; the bytes of the word not yet in */
+	uint64_t h;	/* the hash so far */
+	uint64_t w;	/* the bytes of the next word, not yet in h */
 	unsigned k;	/* how many bytes w holds (0..7) */
 	size_t n;	/* the shape's length so far */
 };
@@ -70,9 +71,11 @@ static uint64_t digits_of(uint64_t x)
 {
 	const uint64_t ones = 0x0101010101010101ull;
 	uint64_t t = x & (ones * 127);
+	/* Their high bits: t <= '9', and t >= '0'. */
+	uint64_t below = ones * (127 + '9' + 1) - t;
+	uint64_t above = t + ones * (127 - '0' + 1);
 
-	return (ones * (127 + '9' + 1) - t) & ~x & (t + ones * (127 - '0' + 1)) &
-	       (ones * 128);
+	return below & above & ~x & (ones * 128);
 }
 
 static int number_tail(unsigned char c)
