@@ -282,6 +282,25 @@ static const char *value_of(const struct incident *inc, const char *name,
 	return v && *v ? v : NULL;
 }
 
+/* The brace that closes the one at open, or end: conditionals nest
+ * placeholders.  Braces are found by strcspn, not byte by byte: a fix's
+ * conditional spans hundreds of bytes, rendered for every incident.  The
+ * text is NUL-terminated at or after end (a template's tail). */
+static const char *matching_brace(const char *open, const char *end)
+{
+	int depth = 0;
+
+	for (const char *p = open; p < end && *p; p++) {
+		p += strcspn(p, "{}");
+		if (p >= end || !*p)
+			break;
+		depth += *p == '{' ? 1 : -1;
+		if (depth == 0)
+			return p;
+	}
+	return end;
+}
+
 static void render(const char *t, const char *end, const struct incident *inc,
 		   struct strbuf *out, int level)
 {
@@ -294,15 +313,7 @@ static void render(const char *t, const char *end, const struct incident *inc,
 			return;
 		}
 		sb_add(out, t, (size_t)(open - t));
-		/* Find the matching brace: conditionals nest placeholders. */
-		int depth = 0;
-		const char *close = open;
-		for (; close < end; close++) {
-			depth += *close == '{';
-			depth -= *close == '}';
-			if (depth == 0)
-				break;
-		}
+		const char *close = matching_brace(open, end);
 		if (close >= end) {
 			sb_add(out, open, (size_t)(end - open));
 			return;

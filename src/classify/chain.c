@@ -19,6 +19,10 @@
  * weights) and a line that names the call that failed. */
 #define HEADLESS_WEIGHT 50
 
+/* The lines a chain has room for at first: a failed call writes up to
+ * ten (a power of two, for the raw lines' doubling). */
+#define CHAIN_ROOM 8
+
 void chain_free(struct chain *ch)
 {
 	for (size_t i = 0; i < ch->nseen; i++) {
@@ -281,14 +285,21 @@ void chain_append(struct classifier *c, struct chain *ch,
 	if (inc->nraw < MAX_RAW) {
 		rawn = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
 						   : MAX_RAW_BYTES;
-		inc->raw = xrealloc(inc->raw, (inc->nraw + 1) * sizeof *inc->raw);
+		/* Room for CHAIN_ROOM, then doubled at each power of two
+		 * (no capacity is kept, as in incident_set_field): a realloc
+		 * per line showed. */
+		size_t k = inc->nraw;
+		if (k == 0 || (k >= CHAIN_ROOM && (k & (k - 1)) == 0))
+			inc->raw = xrealloc(inc->raw, sizeof *inc->raw *
+					    (k ? 2 * k : CHAIN_ROOM));
 		inc->raw[inc->nraw++] = (struct rawline){
 			rec->file, rec->line, xstrndup(rec->raw, rawn)
 		};
 		raw = inc->raw[inc->nraw - 1].text;
 	}
+	struct rec_hash rh = chain_rec_hash(c, rec);
 	if (rec->srcloclen) {
-		uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
+		uint32_t h = rh.loc;
 		if (ch->nlocs == ch->caplocs && ch->caplocs < MAX_LOCS) {
 			ch->caplocs = ch->caplocs ? 2 * ch->caplocs : 8;
 			ch->locs = xrealloc(ch->locs,
@@ -298,10 +309,9 @@ void chain_append(struct classifier *c, struct chain *ch,
 			ch->locs[ch->nlocs++] = h;
 		ch->lastloc = h;
 	}
-	ch->lasttext = chain_hash(rec->text, rec->len);
-	ch->lastshape = chain_shape_hash(rec->text, rec->len);
+	ch->lastshape = rh.shape;
 	if (ch->nseen == ch->capseen && ch->capseen < MAX_RAW) {
-		ch->capseen = ch->capseen ? 2 * ch->capseen : 4;
+		ch->capseen = ch->capseen ? 2 * ch->capseen : CHAIN_ROOM;
 		if (ch->capseen > MAX_RAW)
 			ch->capseen = MAX_RAW;
 		ch->seen = xrealloc(ch->seen, ch->capseen * sizeof *ch->seen);

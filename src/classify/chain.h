@@ -85,7 +85,7 @@ struct chain {
 	int call;		/* a line names the API call that failed */
 	uint32_t *locs;		/* grown as needed, up to MAX_LOCS */
 	size_t nlocs, caplocs;
-	uint32_t lastloc, lasttext;
+	uint32_t lastloc;
 	uint32_t lastshape;	/* of the last text with its numbers left out */
 	int code_w[CODE_COUNT];
 	enum resource res[CODE_COUNT];
@@ -138,6 +138,14 @@ struct file_device {
 	long device;
 };
 
+/* The hashes of a record's source location (0: it has none) and of its
+ * text's shape, made once for the record: whether it starts a new call
+ * and the chain it joins both need them. */
+struct rec_hash {
+	const struct record *rec;	/* whose they are; NULL: none yet */
+	uint32_t loc, shape;
+};
+
 struct classifier {
 	struct ruleset *rs;
 	incident_fn emit;
@@ -167,6 +175,7 @@ struct classifier {
 	size_t ntomb;		/* written round robin */
 	struct facts facts;	/* of the record being fed */
 	struct facts deferred;	/* of a closing incident's lines */
+	struct rec_hash rh;	/* of the plog record being fed */
 	unsigned long long line_off;	/* of the line being fed */
 	fact_fn fact_emit;
 	void *fact_ctx;
@@ -214,6 +223,10 @@ uint32_t chain_hash(const char *s, size_t n);
 /* A hash of s with every number (a run of digits, with the hex digits
  * and 'x' after its first digit) taken as one and the same. */
 uint32_t chain_shape_hash(const char *s, size_t n);
+/* The hashes of rec: those c->rh holds when they are rec's, else made
+ * now (and not kept). */
+struct rec_hash chain_rec_hash(const struct classifier *c,
+			       const struct record *rec);
 void chain_index(struct classifier *c, struct chain *ch);
 void chain_unindex(struct classifier *c, struct chain *ch);
 struct chain *chain_find(struct classifier *c, const struct record *rec,

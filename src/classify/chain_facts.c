@@ -82,6 +82,13 @@ static long screen_pid(const char *value)
 	return errno == ERANGE || v < 0 ? 0 : v;
 }
 
+/* Whether the klen bytes of name are lit: a length and an inlined
+ * compare, for each capture of each line of every incident. */
+static int is_key(const char *name, size_t klen, const char *lit)
+{
+	return klen == strlen(lit) && memcmp(name, lit, klen) == 0;
+}
+
 /* Named captures: pid, name, time and reported describe the incident;
  * every other name is a field.  The first value of a field wins: the
  * first line of a chain is the place that failed. */
@@ -93,27 +100,29 @@ static void merge_captures(struct chain *ch, const struct facts *f)
 		const struct capture *cp = &f->cap[i];
 		const char *name = f->caps.buf + cp->name;
 		const char *value = f->caps.buf + cp->value;
-		if (strcmp(name, "reported") == 0) {
+		/* The value follows the name and its NUL. */
+		size_t klen = cp->value - cp->name - 1;
+		if (is_key(name, klen, "reported")) {
 			if (cp->weight > ch->reported_w) {
 				free(inc->reported_code);
 				inc->reported_code = xstrndup(value, cp->len);
 				ch->reported_w = cp->weight;
 			}
-		} else if (strcmp(name, "pid") == 0) {
+		} else if (is_key(name, klen, "pid")) {
 			if (ch->screen && !inc->pid)
 				inc->pid = screen_pid(value);
-		} else if (strcmp(name, "name") == 0) {
+		} else if (is_key(name, klen, "name")) {
 			if (ch->screen && !inc->name)
 				inc->name = xstrndup(value, cp->len);
-		} else if (strcmp(name, "time") == 0) {
+		} else if (is_key(name, klen, "time")) {
 			logtime_t t = logtime_parse(value, cp->len);
 			if (ch->screen && t != LOGTIME_UNKNOWN) {
 				if (inc->first == LOGTIME_UNKNOWN)
 					inc->first = t;
 				inc->last = t;
 			}
-		} else if (!incident_field(inc, name)) {
-			incident_set_field(inc, name, value, cp->len);
+		} else if (!incident_field_n(inc, name, klen)) {
+			incident_add_field(inc, name, klen, value, cp->len);
 		}
 	}
 }

@@ -31,25 +31,104 @@ uint32_t chain_hash(const char *s, size_t n)
 	return (uint32_t)h ? (uint32_t)h : 1;
 }
 
+/* The shape's bytes go in eight at a time, packed as they are made (a
+ * number's run gives one '#'), so that the hash is of the shape alone
+ * whatever the lengths of its numbers; every ERROR line is hashed, and a
+ * multiply per byte showed in profiles. */
+struct shape_acc {
+	uint64_t h;	/* the hash so far */
+	uint64_t w;	/* the bytes of the next word, not yet in h */
+	unsigned k;	/* how many bytes w holds (0..7) */
+	size_t n;	/* the shape's length so far */
+};
+
+static void shape_mix(struct shape_acc *a, uint64_t w)
+{
+	a->h = (a->h ^ w) * 0xff51afd7ed558ccdull;
+	a->h ^= a->h >> 32;
+}
+
+/* The m low bytes of x (the rest zero), appended after the k held. */
+static void shape_bytes(struct shape_acc *a, uint64_t x, unsigned m)
+{
+	unsigned k = a->k;
+
+	a->n += m;
+	a->w |= x << (8 * k);
+	if (k + m < 8) {
+		a->k = k + m;
+		return;
+	}
+	shape_mix(a, a->w);
+	a->w = k ? x >> (64 - 8 * k) : 0;
+	a->k = k + m - 8;
+}
+
+/* Which bytes of x are ASCII digits: their high bits (exact per byte:
+ * the high bit is masked off first, so no borrow or carry crosses
+ * bytes). */
+static uint64_t digits_of(uint64_t x)
+{
+	const uint64_t ones = 0x0101010101010101ull;
+	uint64_t t = x & (ones * 127);
+	/* Their high bits: t <= '9', and t >= '0'. */
+	uint64_t below = ones * (127 + '9' + 1) - t;
+	uint64_t above = t + ones * (127 - '0' + 1);
+
+	return below & above & ~x & (ones * 128);
+}
+
+static int number_tail(unsigned char c)
+{
+	return (c >= '0' && c <= '9') || ((c | 0x20) >= 'a' &&
+					  (c | 0x20) <= 'f') || c == 'x';
+}
+
 uint32_t chain_shape_hash(const char *s, size_t n)
 {
-	uint64_t h = 0xcbf29ce484222325ull;
+	struct shape_acc a = { 0xcbf29ce484222325ull, 0, 0, 0 };
+	size_t i = 0;
 
-	for (size_t i = 0; i < n; i++) {
-		unsigned char ch = (unsigned char)s[i];
+	while (i < n) {
+		uint64_t x, d;
+		if (i + 8 <= n) {
+			memcpy(&x, s + i, 8);
+			if (!(d = digits_of(x))) {
+				shape_bytes(&a, x, 8);
+				i += 8;
+				continue;
+			}
+			/* The bytes before its first digit go in at once. */
+			unsigned p = (unsigned)__builtin_ctzll(d) / 8;
+			if (p) {
+				shape_bytes(&a, x & ((1ull << (8 * p)) - 1), p);
+				i += p;
+			}
+		}
+		unsigned char ch = (unsigned char)s[i++];
 		if (ch >= '0' && ch <= '9') {
-			while (i + 1 < n && (((unsigned char)s[i + 1] >= '0' &&
-					      (unsigned char)s[i + 1] <= '9') ||
-					     ((s[i + 1] | 0x20) >= 'a' &&
-					      (s[i + 1] | 0x20) <= 'f') ||
-					     s[i + 1] == 'x'))
+			while (i < n && number_tail((unsigned char)s[i]))
 				i++;
 			ch = '#';
 		}
-		h = (h ^ ch) * 0x100000001b3ull;
+		shape_bytes(&a, ch, 1);
 	}
-	h ^= h >> 32;
-	return (uint32_t)h ? (uint32_t)h : 1;
+	shape_mix(&a, a.w ^ (uint64_t)a.k << 56);
+	shape_mix(&a, a.n);
+	uint32_t h = (uint32_t)(a.h ^ a.h >> 29);
+	return h ? h : 1;
+}
+
+struct rec_hash chain_rec_hash(const struct classifier *c,
+			       const struct record *rec)
+{
+	if (c->rh.rec == rec)
+		return c->rh;
+	return (struct rec_hash){
+		rec, rec->srcloclen ? chain_hash(rec->srcloc, rec->srcloclen)
+				    : 0,
+		chain_shape_hash(rec->text, rec->len)
+	};
 }
 
 static size_t key_hash(long pid, long tid, const char *name, size_t n)

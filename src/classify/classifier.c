@@ -80,8 +80,8 @@ size_t classifier_open_chains(const struct classifier *c)
  * writes (CHAIN_MAX_LINES, CHAIN_SPAN_USEC).  Only log time counts, never
  * when the lines arrive, so that a file read live and read whole give the
  * same chains. */
-static int starts_new_call(const struct chain *ch, const struct record *rec,
-			   const struct facts *f)
+static int starts_new_call(const struct classifier *c, const struct chain *ch,
+			   const struct record *rec, const struct facts *f)
 {
 	if (ch->boundary && !chain_has_role(f, ROLE_TRAILER))
 		return 1;
@@ -95,9 +95,9 @@ static int starts_new_call(const struct chain *ch, const struct record *rec,
 		return 1;
 	if (!rec->srcloclen)
 		return 0;
-	uint32_t h = chain_hash(rec->srcloc, rec->srcloclen);
+	uint32_t h = c->rh.loc;
 	if (h == ch->lastloc)
-		return chain_shape_hash(rec->text, rec->len) == ch->lastshape;
+		return c->rh.shape == ch->lastshape;
 	for (size_t i = 0; i < ch->nlocs; i++)
 		if (ch->locs[i] == h)
 			return 1;
@@ -205,13 +205,13 @@ static void feed_late(struct classifier *c, const struct record *rec)
 		chain_join(c, ch, rec);
 }
 
-static void feed_plog(struct classifier *c, const struct record *rec)
+static void feed_hashed(struct classifier *c, const struct record *rec)
 {
 	size_t i;
 	struct chain *ch = chain_find(c, rec, &i);
 	const struct facts *f = &c->facts;
 
-	if (ch && starts_new_call(ch, rec, f)) {
+	if (ch && starts_new_call(c, ch, rec, f)) {
 		chain_close_at(c, i);
 		ch = NULL;
 	}
@@ -225,6 +225,17 @@ static void feed_plog(struct classifier *c, const struct record *rec)
 	note_time(c, rec->pid, rec->time);
 	if (++c->fed % 256 == 0)
 		sweep(c);
+}
+
+/* The record's hashes are made once, for whether it starts a new call
+ * and for the chain it joins, and forgotten after: the next record may
+ * come at the same address. */
+static void feed_plog(struct classifier *c, const struct record *rec)
+{
+	c->rh.rec = NULL;
+	c->rh = chain_rec_hash(c, rec);
+	feed_hashed(c, rec);
+	c->rh.rec = NULL;
 }
 
 void classifier_set_facts(struct classifier *c, fact_fn fn, void *ctx)

@@ -28,10 +28,9 @@ const char *incident_field(const struct incident *inc, const char *key)
 
 /* A field's key and value share one allocation, key first: thousands of
  * incidents are kept in live modes, each with a handful of fields. */
-static struct field make_field(const char *key, const char *value,
-			       size_t len)
+static struct field make_field(const char *key, size_t klen,
+			       const char *value, size_t len)
 {
-	size_t klen = strlen(key);
 	char *buf = xmalloc(klen + 1 + len + 1);
 
 	memcpy(buf, key, klen + 1);
@@ -43,14 +42,23 @@ static struct field make_field(const char *key, const char *value,
 void incident_set_field(struct incident *inc, const char *key,
 			const char *value, size_t len)
 {
+	size_t klen = strlen(key);
+
 	for (size_t i = 0; i < inc->nfields; i++) {
-		if (strcmp(inc->fields[i].key, key) == 0) {
-			struct field f = make_field(key, value, len);
+		const char *k = inc->fields[i].key;
+		if (k[0] == key[0] && strcmp(k, key) == 0) {
+			struct field f = make_field(key, klen, value, len);
 			free(inc->fields[i].key);
 			inc->fields[i] = f;
 			return;
 		}
 	}
+	incident_add_field(inc, key, klen, value, len);
+}
+
+void incident_add_field(struct incident *inc, const char *key, size_t klen,
+			const char *value, size_t len)
+{
 	/* The room is 4, then the next power of two of nfields (no
 	 * capacity is kept: only this function adds a field, and
 	 * incident_drop_fields empties it): a realloc per field was much
@@ -59,7 +67,7 @@ void incident_set_field(struct incident *inc, const char *key,
 	if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))
 		inc->fields = xrealloc(inc->fields, (n ? 2 * n : 4) *
 				       sizeof *inc->fields);
-	inc->fields[inc->nfields++] = make_field(key, value, len);
+	inc->fields[inc->nfields++] = make_field(key, klen, value, len);
 }
 
 void incident_drop_raw(struct incident *inc)
@@ -106,8 +114,10 @@ static size_t field_rank(const char *key)
 {
 	size_t n = sizeof field_order / sizeof field_order[0];
 
+	/* The first byte first: most keys differ there. */
 	for (size_t i = 0; i < n; i++)
-		if (strcmp(field_order[i], key) == 0)
+		if (field_order[i][0] == key[0] &&
+		    strcmp(field_order[i], key) == 0)
 			return i;
 	return n;
 }

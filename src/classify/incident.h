@@ -87,6 +87,10 @@ const char *incident_field_n(const struct incident *inc, const char *key,
 			     size_t len);
 void incident_set_field(struct incident *inc, const char *key,
 			const char *value, size_t len);
+/* incident_set_field for a key (klen bytes, NUL-terminated) the incident
+ * is known not to have: no look for it. */
+void incident_add_field(struct incident *inc, const char *key, size_t klen,
+			const char *value, size_t len);
 /* Puts the fields in their fixed display order. */
 void incident_sort_fields(struct incident *inc);
 void incident_drop_raw(struct incident *inc);

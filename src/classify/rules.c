@@ -304,6 +304,12 @@ void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n)
 		size_t jitsize = 0;
 		pcre2_pattern_info(rules[i]->re, PCRE2_INFO_JITSIZE, &jitsize);
 		rules[i]->jit = jitsize > 0;
+		pcre2_pattern_info(rules[i]->re, PCRE2_INFO_NAMECOUNT,
+				   &rules[i]->namecount);
+		pcre2_pattern_info(rules[i]->re, PCRE2_INFO_NAMEENTRYSIZE,
+				   &rules[i]->nameentry);
+		pcre2_pattern_info(rules[i]->re, PCRE2_INFO_NAMETABLE,
+				   &rules[i]->nametable);
 		grow_match_data(rs, rules[i]);
 		install(rs, rules[i]);
 	}
@@ -315,15 +321,12 @@ void ruleset_install(struct ruleset *rs, struct rule **rules, size_t n)
 static void report_captures(struct rule *r, pcre2_match_data *md,
 			    const char *text, capture_fn cap, void *ctx)
 {
-	uint32_t count = 0, entry = 0;
-	PCRE2_SPTR table;
+	uint32_t count = r->namecount, entry = r->nameentry;
+	PCRE2_SPTR table = r->nametable;
 	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 
-	pcre2_pattern_info(r->re, PCRE2_INFO_NAMECOUNT, &count);
 	if (!count)
 		return;
-	pcre2_pattern_info(r->re, PCRE2_INFO_NAMEENTRYSIZE, &entry);
-	pcre2_pattern_info(r->re, PCRE2_INFO_NAMETABLE, &table);
 	for (uint32_t i = 0; i < count; i++, table += entry) {
 		unsigned n = (unsigned)(table[0] << 8 | table[1]);
 		PCRE2_SIZE a = ov[2 * n], b = ov[2 * n + 1];
@@ -354,6 +357,43 @@ static int picked(const struct ruleset *rs, size_t i, enum pick how,
 	}
 }
 
+/* A rule picked matched: what it says, and its captures. */
+static void matched(struct ruleset *rs, struct rule *r, rule_fn on_rule,
+		    capture_fn cap, const char *text, void *ctx)
+{
+	if (on_rule)
+		on_rule(ctx, &r->info);
+	if (cap)
+		report_captures(r, rs->md, text, cap, ctx);
+}
+
+/* The candidates of a line, by index: the prefilter marks only the rules
+ * it was given, a few of dozens, and cand is read eight at a time to
+ * find them (the order is load order, as in line_rules). */
+static int match_cands(struct ruleset *rs, enum plog_level level,
+		       const char *text, size_t len, rule_fn on_rule,
+		       capture_fn cap, void *ctx)
+{
+	int hits = 0;
+
+	for (size_t i = 0; i < rs->n; i++) {
+		uint64_t w;
+		if (i % 8 == 0 && i + 8 <= rs->n &&
+		    (memcpy(&w, rs->cand + i, 8), !w)) {
+			i += 7;
+			continue;
+		}
+		if (!rs->cand[i] || !picked(rs, i, PICK_LINE, ROLE_NONE, level))
+			continue;
+		struct rule *r = rs->rules[i];
+		if (!rs_exec(rs, r, text, len, 0, 0))
+			continue;
+		hits++;
+		matched(rs, r, on_rule, cap, text, ctx);
+	}
+	return hits;
+}
+
 static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 			enum plog_level level, const char *text, size_t len,
 			rule_fn on_rule, capture_fn cap, void *ctx)
@@ -376,10 +416,7 @@ static int match_picked(struct ruleset *rs, enum pick how, enum role role,
 		    !rs_exec(rs, r, text, len, 0, 0))
 			continue;
 		hits++;
-		if (on_rule)
-			on_rule(ctx, &r->info);
-		if (cap)
-			report_captures(r, rs->md, text, cap, ctx);
+		matched(rs, r, on_rule, cap, text, ctx);
 	}
 	return hits;
 }
@@ -396,8 +433,10 @@ int ruleset_match_line(struct ruleset *rs, enum plog_level level,
 		       const char *text, size_t len, rule_fn on_rule,
 		       capture_fn cap, void *ctx)
 {
-	if (rs->prefilter)
+	if (rs->prefilter) {
 		prefilter_scan(rs->prefilter, text, len, rs->cand);
+		return match_cands(rs, level, text, len, on_rule, cap, ctx);
+	}
 	return match_picked(rs, PICK_LINE, ROLE_NONE, level, text, len,
 			    on_rule, cap, ctx);
 }

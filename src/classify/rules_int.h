@@ -58,6 +58,10 @@ struct rule {
 	char *bad_level;		/* a level only fact rules may have */
 	unsigned long levels_line;
 	int names_process;		/* prefix: captures pid or name */
+	/* Its named groups, as pcre2_pattern_info tells them, asked once
+	 * (ruleset_install): each match of each line reports them. */
+	uint32_t namecount, nameentry;
+	PCRE2_SPTR nametable;
 };
 
 /* Rules by name, for replacing and for duplicates in constant time:
