@@ -84,7 +84,7 @@ static void test_record_sizes(void **state)
 		      sizeof(struct ident_dev), sizeof(struct ident_env),
 		      sizeof(struct ledger), sizeof(struct class_count));
 	if (sizeof(long) == 8 && sizeof(void *) == 8) {
-		assert_true(sizeof(struct process) <= 136);
+		assert_true(sizeof(struct process) <= 128);
 		assert_true(sizeof(struct ident) <= 208);
 		assert_true(sizeof(struct ident_dev) <= 88);
 	}
