@@ -325,7 +325,7 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 		id->host = host;
 		id->pid = pid;
 		id->name = ident_name_get(ids, name ? name : "");
-		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
+		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1u : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
 		id->proc = dev >= 0 ? NULL : ident_row(m, host, pid, id->name);

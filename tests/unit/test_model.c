@@ -85,7 +85,7 @@ static void test_record_sizes(void **state)
 		      sizeof(struct ledger), sizeof(struct class_count));
 	if (sizeof(long) == 8 && sizeof(void *) == 8) {
 		assert_true(sizeof(struct process) <= 120);
-		assert_true(sizeof(struct ident) <= 208);
+		assert_true(sizeof(struct ident) <= 200);
 		assert_true(sizeof(struct ident_dev) <= 88);
 	}
 	model_init(&m);
