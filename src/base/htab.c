@@ -49,9 +49,16 @@ static void grow(struct htab *t)
 	t->nb = nb;
 }
 
+/* Nodes per bucket, on average, before the table grows: a chain of two
+ * costs a lookup little (hashes are compared before keys), and the
+ * buckets half the memory of one each (--once indexes 300,000
+ * processes: 2 MiB of buckets, not 4).  Nothing depends on the order of
+ * a chain: a walk of one that may tie says its own order (ident.c). */
+#define HTAB_LOAD 2
+
 void htab_insert(struct htab *t, struct hnode *node)
 {
-	if (t->n >= t->nb)
+	if (t->n >= HTAB_LOAD * t->nb)
 		grow(t);
 	struct hnode **head = &t->b[node->hash & (t->nb - 1)];
 	node->next = *head;

@@ -151,10 +151,15 @@ static logtime_t distance(logtime_t a, logtime_t b)
 	return a > b ? a - b : b - a;
 }
 
-/* Whether (name, last) is a better candidate than the best so far. */
+/* Whether (name, last) is a better candidate than the best so far.
+ * same_kind: the best is of the same walk (identities, or rows), whose
+ * orders compare.  At the same distance the newer of one walk wins, the
+ * identity over a row: said here, not left to the order of a bucket's
+ * chain (which a table's growth turns), so that it holds however large
+ * the tables are. */
 static int nearer(const char *name, logtime_t last, size_t order,
 		  const char *best, logtime_t best_last, size_t best_order,
-		  logtime_t t)
+		  int same_kind, logtime_t t)
 {
 	if (!name[0])
 		return 0;
@@ -162,8 +167,10 @@ static int nearer(const char *name, logtime_t last, size_t order,
 		return 1;
 	if (t == LOGTIME_UNKNOWN || last == LOGTIME_UNKNOWN)
 		return t == LOGTIME_UNKNOWN && order > best_order;
-	return best_last == LOGTIME_UNKNOWN ||
-	       distance(last, t) < distance(best_last, t);
+	if (best_last == LOGTIME_UNKNOWN)
+		return 1;
+	logtime_t d = distance(last, t), best_d = distance(best_last, t);
+	return d < best_d || (d == best_d && same_kind && order > best_order);
 }
 
 const char *ident_name_by_pid(const struct model *m,
@@ -173,6 +180,7 @@ const char *ident_name_by_pid(const struct model *m,
 	const char *best = NULL;
 	logtime_t best_last = LOGTIME_UNKNOWN;
 	size_t best_order = 0, h = key_hash(host, pid);
+	int best_row = 0;	/* the best is a row, not an identity */
 
 	/* The identities (rows folded away included), then the rows (a
 	 * process that taught nothing has no identity). */
@@ -180,7 +188,7 @@ const char *ident_name_by_pid(const struct model *m,
 		const struct ident *id = (const struct ident *)n;
 		if (n->hash == h && id->host == host && id->pid == pid &&
 		    nearer(id->name, id->last, id->seq, best, best_last,
-			   best_order, t)) {
+			   best_order, 1, t)) {
 			best = id->name;
 			best_last = id->last;
 			best_order = id->seq;
@@ -191,10 +199,11 @@ const char *ident_name_by_pid(const struct model *m,
 		if (n->hash == h && p->host == host && p->pid == pid &&
 		    (!best || strcmp(best, p->name) != 0) &&
 		    nearer(p->name, p->last, p->id, best, best_last,
-			   best_order, t)) {
+			   best_order, best_row, t)) {
 			best = p->name;
 			best_last = p->last;
 			best_order = p->id;
+			best_row = 1;
 		}
 	}
 	return best;
@@ -316,12 +325,12 @@ static struct ident *ident_make(struct model *m, struct model_host *host,
 		id->host = host;
 		id->pid = pid;
 		id->name = ident_name_get(ids, name ? name : "");
-		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1 : 0;
+		id->seq = ids->n ? ids->v[ids->n - 1]->seq + 1u : 0;
 		id->node.hash = key_hash(host, pid);
 		htab_insert(&ids->index, &id->node);
 		id->proc = dev >= 0 ? NULL : ident_row(m, host, pid, id->name);
 		if (ids->n == ids->cap) {
-			ids->cap = ids->cap ? 2 * ids->cap : 64;
+			ids->cap = recpool_next_cap(ids->cap, 64);
 			ids->v = xrealloc(ids->v, ids->cap * sizeof *ids->v);
 		}
 		ids->v[ids->n++] = id;

@@ -194,7 +194,6 @@ struct ident {
 	struct model_host *host;	/* NULL: local */
 	long pid;
 	char *name;	/* in the model, kept once (shared: never written) */
-	size_t seq;			/* in the order first seen */
 	/* The device it set last (logged, logical); every one it used is
 	 * in dev[] (at most IDENT_DEVICES: most processes use one, and a
 	 * list inside the record was 64 of its bytes). */
@@ -216,11 +215,10 @@ struct ident {
 	 * ident_env. */
 	struct ident_env *env;
 	/* (The narrow members side by side after the 8-byte ones: no
-	 * padding between them; a record of 208 bytes is a malloc chunk of
-	 * 224, not 256, with 8 bytes to spare.)  Ranks and parallel degrees,
-	 * -1 unknown: 9 digits at most where most are read (parse_id,
-	 * PROCENV_NUMBER_MAX, a state file's VIEW_RANK_MAX), and a fact's
-	 * longer one kept as ident_num says. */
+	 * padding between them; a record of 200 bytes, from a recpool.)
+	 * Ranks and parallel degrees, -1 unknown: 9 digits at most where
+	 * most are read (parse_id, PROCENV_NUMBER_MAX, a state file's
+	 * VIEW_RANK_MAX), and a fact's longer one kept as ident_num says. */
 	int32_t rank, local_rank, world_size, dp, tp, ep;
 	/* A cluster's pid-less process: its device, else -1 (ids are of 9
 	 * digits at most: ident_learn.c's parse_id, as struct process's). */
@@ -230,7 +228,10 @@ struct ident {
 	 * came): most identities count one failure and no call, and a
 	 * ledger is 152 bytes.  0 once ledger[r] is made (it took them). */
 	uint32_t failed_only[LEDGER_COUNT];
-	enum phys_from phys_from;	/* of phys */
+	/* In the order first seen (four billion would be years of a live
+	 * run, and a record each in --once: as a process's id). */
+	uint32_t seq;
+	unsigned char phys_from;	/* of phys: an enum phys_from */
 	/* Flags, 0 or 1. */
 	unsigned char alive;	/* runs now (last asked); local only */
 	/* Added by the model's part: */

@@ -125,7 +125,7 @@ static int count_class(struct process *p, const struct incident *inc,
 				      (p->nclasses + 1) * sizeof *p->classes);
 	}
 	p->classes[p->nclasses++] = (struct class_count){
-		{ inc->code, inc->resource, inc->cause }, w, seq
+		{ inc->code, inc->resource, inc->cause }, (uint32_t)seq, w
 	};
 	return 1;
 }
@@ -174,7 +174,7 @@ static struct process *find_process(struct model *m, struct model_host *host,
 	p->node.hash = h;
 	htab_insert(&m->proc_index, &p->node);
 	if (m->nprocs == m->capprocs) {
-		m->capprocs = m->capprocs ? 2 * m->capprocs : 64;
+		m->capprocs = recpool_next_cap(m->capprocs, 64);
 		m->procs = xrealloc(m->procs, m->capprocs * sizeof *m->procs);
 	}
 	p->index = (unsigned)m->nprocs;

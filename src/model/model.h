@@ -57,10 +57,14 @@ struct pathhost;
  * is in the past): it counts in the windows it falls in, or in none. */
 #define MODEL_SKEW_USEC (10LL * 60 * 1000000)
 
+/* (seq beside k, in the 4 bytes after its three enums: a record of 24
+ * bytes, not 32, and every process keeps one inside it.  Pairs are
+ * counted as processes' ids are: four billion would be years of a live
+ * run, and a record each in --once.) */
 struct class_count {
 	struct class_key k;
+	uint32_t seq;	/* when the pair (process, class) was first seen */
 	size_t n;
-	size_t seq;	/* when the pair (process, class) was first seen */
 };
 
 /* Incidents of one minute of log time, by resource. */
@@ -121,6 +125,9 @@ struct process_live {
 	struct dlist recent;		/* its kept incidents, oldest first */
 	struct minute *minutes;		/* oldest first, the last hour */
 	size_t nminutes;
+	/* When its process's alive was found out: trusted LIVENESS_MS.
+	 * Here, not in the record: --once asks each process once. */
+	unsigned long long alive_ms;
 };
 
 struct process {
@@ -138,9 +145,8 @@ struct process {
 	/* The live modes' part, made when it is first tracked live; NULL
 	 * in --once, whose processes are many and keep none of it. */
 	struct process_live *lv;
-	unsigned long long alive_ms;	/* when alive was found out */
 	/* Narrow, side by side (--once keeps 300,000 of these records,
-	 * 136 bytes each, a malloc chunk of 144): ids are the order
+	 * 120 bytes each, from a recpool): ids are the order
 	 * processes were seen (0, 1, 2...: four billion would be years of
 	 * a live run, and a record each in --once), classes a few dozen at
 	 * most, and a process's index a place in memory. */
@@ -151,6 +157,7 @@ struct process {
 	int key_dev;
 	uint16_t nclasses;
 	signed char alive;
+	unsigned char alive_asked;	/* alive was found out at least once */
 	struct class_count one_class;
 };
 

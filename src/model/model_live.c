@@ -290,12 +290,17 @@ int model_alive(struct model *m, struct process *p)
 	 * cluster's plogtop_process_info, src/cluster/). */
 	if (p->host)
 		return p->alive;
-	if (p->alive_ms && now < p->alive_ms + LIVENESS_MS)
+	/* Trusted for LIVENESS_MS in the live modes; --once (no live
+	 * part) asks each process once, and keeps the answer. */
+	if (p->lv ? p->lv->alive_ms && now < p->lv->alive_ms + LIVENESS_MS
+		  : p->alive_asked && !m->live)
 		return p->alive;
 	liveness_refresh(&m->live_pids, now);
 	p->alive = liveness_has(&m->live_pids, p->pid) &&
 		   liveness_same_program(p->pid, p->name);
-	p->alive_ms = now ? now : 1;
+	p->alive_asked = 1;
+	if (p->lv)
+		p->lv->alive_ms = now ? now : 1;
 	/* Its identity learns it, and reads the environment of a live one
 	 * (only now, after the check that it runs the same program). */
 	ident_alive(m, p, p->alive);

@@ -53,6 +53,13 @@ void recpool_free(struct recpool *p)
 	p->free = NULL;
 }
 
+size_t recpool_next_cap(size_t cap, size_t first)
+{
+	if (!cap)
+		return first;
+	return cap < (64u << 10) ? 2 * cap : cap + cap / 4;
+}
+
 size_t recpool_blocks(const struct recpool *p)
 {
 	size_t n = 0;

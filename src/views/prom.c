@@ -78,7 +78,7 @@ void prom_counts_add(struct prom_counts *pc, const struct prom_key *key,
 	}
 	c->classes = xrealloc(c->classes,
 			      (c->nclasses + 1) * sizeof *c->classes);
-	c->classes[c->nclasses++] = (struct class_count){ *k, n, 0 };
+	c->classes[c->nclasses++] = (struct class_count){ *k, 0, n };
 }
 
 /* Its labels as they are now: the logged device, and the NPU of it when

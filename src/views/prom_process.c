@@ -34,14 +34,14 @@ int prom_live(const struct ident *id)
 {
 	if (id->alive || (id->proc && id->proc->alive))
 		return 1;
-	return id->proc && (id->host || !id->proc->alive_ms);
+	return id->proc && (id->host || !id->proc->alive_asked);
 }
 
 /* A row's process without an identity: it runs (asked), was never
  * asked, or is a host's (kept while its host's model keeps it). */
 static int row_live(const struct process *p)
 {
-	return p->host || p->alive || !p->alive_ms;
+	return p->host || p->alive || !p->alive_asked;
 }
 
 struct info {

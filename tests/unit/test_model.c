@@ -84,8 +84,8 @@ static void test_record_sizes(void **state)
 		      sizeof(struct ident_dev), sizeof(struct ident_env),
 		      sizeof(struct ledger), sizeof(struct class_count));
 	if (sizeof(long) == 8 && sizeof(void *) == 8) {
-		assert_true(sizeof(struct process) <= 136);
-		assert_true(sizeof(struct ident) <= 208);
+		assert_true(sizeof(struct process) <= 120);
+		assert_true(sizeof(struct ident) <= 200);
 		assert_true(sizeof(struct ident_dev) <= 88);
 	}
 	model_init(&m);
@@ -761,11 +761,11 @@ static void test_process_info_bounded(void **state)
 			    "process=\"a\\\"b\\\\\\\\c\\\\x0ad\\\\xff\"} 1\n");
 	assert_non_null(strstr(sb.buf, "\nplogtop_process_info_omitted 0\n"));
 	/* Found gone: its series is not written. */
-	m.procs[0]->alive_ms = 5;
+	m.procs[0]->alive_asked = 1;
 	sb_reset(&sb);
 	prom_render_processes(&sb, &m);
 	assert_int_equal(lines_of(sb.buf, "plogtop_process_info{", NULL), 0);
-	m.procs[0]->alive_ms = 0;
+	m.procs[0]->alive_asked = 0;
 	for (long i = 1; i < PROM_MAX_PROCESS_INFO + 100; i++)
 		model_add(&m, make(DEAD_PID + i, "train", RES_STREAM,
 				   LOGTIME_UNKNOWN, NULL), READ_BEFORE);

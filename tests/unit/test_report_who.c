@@ -173,7 +173,7 @@ static void test_devices_section(void **state)
 	(void)state;
 	setup(&f);
 	f.id[0].job = "job-a";
-	f.m.procs[0]->alive_ms = 1;	/* asked: it does not run */
+	f.m.procs[0]->alive_asked = 1;	/* asked: it does not run */
 	f.id[1].job = "job-b";
 	const struct ident *procs[] = { &f.id[0], &f.id[1] };
 	struct device_row row = {
@@ -371,7 +371,7 @@ static void test_prom_gauges(void **state)
 	prom_render_devices(&sb, &f.m);
 	assert_non_null(strstr(sb.buf, "{device=\"3\","
 			       "resource=\"stream\"} 10\n"));
-	f.m.procs[1]->alive_ms = 5;
+	f.m.procs[1]->alive_asked = 1;
 	sb_reset(&sb);
 	prom_render_devices(&sb, &f.m);
 	assert_int_equal(count_of(sb.buf, "plogtop_device_resources_held{"), 0);
