@@ -174,10 +174,16 @@ void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 				continue;
 			size_t i = at + j;
 			for (const struct lit *l = pf->slot[h % SLOTS]; l;
-			     l = l->next)
-				if (!cand[l->rule] && l->len <= len - i &&
+			     l = l->next) {
+				if (cand[l->rule] || l->len > len - i)
+					continue;
+				/* Inside the folded copy a plain compare does:
+				 * most literals are short. */
+				if (j + l->len <= n ?
+				    memcmp(low + j, l->s, l->len) == 0 :
 				    equal_folded(text + i, l->s, l->len))
 					cand[l->rule] = 1;
+			}
 		}
 		at += npos;
 	}
@@ -185,20 +191,24 @@ void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 
 /* ---- a few literals, with case ---- */
 
-/* The literals' first bytes (up to ANYLIT_FIRST distinct ones) find
+/* The literals' first two bytes (up to ANYLIT_FIRST distinct pairs) find
  * where one may start; a bitmap of their first four bytes, hashed, turns
- * most of those places away before any compare. */
-#define ANYLIT_FIRST 4
+ * most of those places away before any compare.  A pair, not a byte: the
+ * literals start at a capital ("SetDevice", "CreateStream") and an ACL
+ * line is full of capitals, which sent most blocks of every INFO line to
+ * the bitmap (and to a mispredicted branch) for nothing. */
+#define ANYLIT_FIRST 6
 struct anylit {
 	char **v;
 	size_t *len;
 	size_t n;
 	int any;	/* a literal too short to look for was added */
-	unsigned char first[ANYLIT_FIRST];
+	unsigned char first[ANYLIT_FIRST], second[ANYLIT_FIRST];
 	size_t nfirst;	/* > ANYLIT_FIRST: too many, each literal alone */
 	uint32_t *head;	/* each literal's first four bytes */
 	size_t maxlen;
-	unsigned char vfirst[ANYLIT_FIRST][16];	/* each first byte, 16 times */
+	/* each pair's first and second byte, 16 times */
+	unsigned char vfirst[ANYLIT_FIRST][16], vsecond[ANYLIT_FIRST][16];
 	uint64_t key4[65536 / 64];
 };
 
@@ -270,12 +280,15 @@ void anylit_add(struct anylit *a, const char *lit)
 	a->len[a->n++] = n;
 	size_t f = 0;
 	while (f < a->nfirst && f < ANYLIT_FIRST &&
-	       a->first[f] != (unsigned char)lit[0])
+	       (a->first[f] != (unsigned char)lit[0] ||
+		a->second[f] != (unsigned char)lit[1]))
 		f++;
 	if (f == a->nfirst) {
 		if (f < ANYLIT_FIRST) {
 			a->first[f] = (unsigned char)lit[0];
+			a->second[f] = (unsigned char)lit[1];
 			memset(a->vfirst[f], lit[0], 16);
+			memset(a->vsecond[f], lit[1], 16);
 		}
 		a->nfirst++;
 	}
@@ -316,21 +329,25 @@ static int block_has(const struct anylit *a, const char *t)
 	return 0;
 }
 
-/* The same by the first bytes and the bitmap: t's sixteen positions
- * whose byte is some literal's first, then whose four bytes hash to a
+/* The same by the first two bytes and the bitmap: t's sixteen positions
+ * whose two bytes are some literal's first two (t + 16 is readable: a
+ * literal has four bytes at least), then whose four bytes hash to a
  * literal's, then the compares. */
-static inline __m128i vfirst(const struct anylit *a, size_t f)
+static inline __m128i vbytes(const unsigned char v[16])
 {
-	return _mm_loadu_si128((const __m128i *)(const void *)a->vfirst[f]);
+	return _mm_loadu_si128((const __m128i *)(const void *)v);
 }
 
 static inline int block_has_first(const struct anylit *a, const char *t)
 {
 	__m128i blk = _mm_loadu_si128((const __m128i *)(const void *)t);
-	__m128i eq = _mm_cmpeq_epi8(blk, vfirst(a, 0));
+	__m128i nxt = _mm_loadu_si128((const __m128i *)(const void *)(t + 1));
+	__m128i eq = _mm_setzero_si128();
 
-	for (size_t f = 1; f < a->nfirst; f++)
-		eq = _mm_or_si128(eq, _mm_cmpeq_epi8(blk, vfirst(a, f)));
+	for (size_t f = 0; f < a->nfirst; f++)
+		eq = _mm_or_si128(eq, _mm_and_si128(
+			_mm_cmpeq_epi8(blk, vbytes(a->vfirst[f])),
+			_mm_cmpeq_epi8(nxt, vbytes(a->vsecond[f]))));
 	unsigned mask = (unsigned)_mm_movemask_epi8(eq);
 	if (!mask)
 		return 0;
