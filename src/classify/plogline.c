@@ -15,21 +15,41 @@ static int is_upper(char c)
 	return c >= 'A' && c <= 'Z';
 }
 
+/* By length and first letter: this runs on every line the splitter
+ * lets through (a table of names compared in turn was a loop of
+ * compares per line). */
 static enum plog_level level_of(const char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		enum plog_level level;
-	} names[] = {
-		{ "ERROR", LEVEL_ERROR }, { "INFO", LEVEL_INFO },
-		{ "DEBUG", LEVEL_DEBUG }, { "WARNING", LEVEL_WARNING },
-		{ "EVENT", LEVEL_EVENT }, { "TRACE", LEVEL_TRACE },
-		{ "WARN", LEVEL_WARNING },
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i].name) == n && memcmp(names[i].name, s, n) == 0)
-			return names[i].level;
+	switch (n) {
+	case 4:
+		if (memcmp(s, "INFO", 4) == 0)
+			return LEVEL_INFO;
+		if (memcmp(s, "WARN", 4) == 0)
+			return LEVEL_WARNING;
+		break;
+	case 5:
+		switch (s[0]) {
+		case 'E':
+			if (memcmp(s, "ERROR", 5) == 0)
+				return LEVEL_ERROR;
+			if (memcmp(s, "EVENT", 5) == 0)
+				return LEVEL_EVENT;
+			break;
+		case 'D':
+			if (memcmp(s, "DEBUG", 5) == 0)
+				return LEVEL_DEBUG;
+			break;
+		case 'T':
+			if (memcmp(s, "TRACE", 5) == 0)
+				return LEVEL_TRACE;
+			break;
+		}
+		break;
+	case 7:
+		if (memcmp(s, "WARNING", 7) == 0)
+			return LEVEL_WARNING;
+		break;
+	}
 	return LEVEL_OTHER;
 }
 
