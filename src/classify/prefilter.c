@@ -330,15 +330,17 @@ static int block_has(const struct anylit *a, const char *t)
 }
 
 /* The same by the first two bytes and the bitmap: t's sixteen positions
- * whose two bytes are some literal's first two (t + 16 is readable: a
- * literal has four bytes at least), then whose four bytes hash to a
- * literal's, then the compares. */
+ * whose two bytes are some literal's first two, then whose four bytes
+ * hash to a literal's, then the compares of the literals that fit in the
+ * avail bytes from t (PAIR_READ are readable; in scan_pairs' NUL-padded
+ * copy no pair matches past the text, so k < avail there too). */
 static inline __m128i vbytes(const unsigned char v[16])
 {
 	return _mm_loadu_si128((const __m128i *)(const void *)v);
 }
 
-static inline int block_has_first(const struct anylit *a, const char *t)
+static inline int block_has_first(const struct anylit *a, const char *t,
+				  size_t avail)
 {
 	__m128i blk = _mm_loadu_si128((const __m128i *)(const void *)t);
 	__m128i nxt = _mm_loadu_si128((const __m128i *)(const void *)(t + 1));
@@ -349,8 +351,6 @@ static inline int block_has_first(const struct anylit *a, const char *t)
 			_mm_cmpeq_epi8(blk, vbytes(a->vfirst[f])),
 			_mm_cmpeq_epi8(nxt, vbytes(a->vsecond[f]))));
 	unsigned mask = (unsigned)_mm_movemask_epi8(eq);
-	if (!mask)
-		return 0;
 	while (mask) {
 		unsigned k = (unsigned)__builtin_ctz(mask);
 		uint32_t w, h;
@@ -358,7 +358,7 @@ static inline int block_has_first(const struct anylit *a, const char *t)
 		h = (w * 2654435761u) >> 16;
 		if (a->key4[h / 64] >> (h % 64) & 1)
 			for (size_t j = 0; j < a->n; j++)
-				if (a->head[j] == w &&
+				if (a->head[j] == w && a->len[j] <= avail - k &&
 				    memcmp(t + k + 4, a->v[j] + 4,
 					   a->len[j] - 4) == 0)
 					return 1;
@@ -367,10 +367,29 @@ static inline int block_has_first(const struct anylit *a, const char *t)
 	return 0;
 }
 
-static inline int block_any(const struct anylit *a, const char *t)
+/* Bytes block_has_first reads from its t: the pair's sixteen and one,
+ * and a four-byte key at the last place. */
+#define PAIR_READ 19
+
+/* By the pairs: sixteen places a block while PAIR_READ bytes are left
+ * (a literal is compared only where it fits, avail), the rest from a
+ * copy padded with NUL bytes.  Not the literal's length: the longest
+ * ("TraverseStatistics: The ResourceType") sent the last 52 bytes of
+ * every line to the copy. */
+static int scan_pairs(const struct anylit *a, const char *text, size_t n)
 {
-	return a->nfirst <= ANYLIT_FIRST ? block_has_first(a, t)
-					 : block_has(a, t);
+	char pad[2 * 16 + PAIR_READ] = { 0 };
+	size_t i = 0;
+
+	for (; i + PAIR_READ <= n; i += 16)
+		if (block_has_first(a, text + i, n - i))
+			return 1;
+	size_t rest = n - i;
+	memcpy(pad, text + i, rest);
+	for (size_t k = 0; k + 4 <= rest; k += 16)
+		if (block_has_first(a, pad + k, rest - k))
+			return 1;
+	return 0;
 }
 
 #define ANYLIT_PAD 512
@@ -384,8 +403,10 @@ int anylit_scan(const struct anylit *a, const char *text, size_t n)
 		return 1;
 	if (!maxlen)
 		return 0;
+	if (a->nfirst <= ANYLIT_FIRST)
+		return scan_pairs(a, text, n);
 	for (; i + 16 + maxlen - 1 <= n; i += 16)
-		if (block_any(a, text + i))
+		if (block_has(a, text + i))
 			return 1;
 	/* The last positions, from a copy padded with NUL bytes (no
 	 * literal holds one, so none matches across the end). */
@@ -399,7 +420,7 @@ int anylit_scan(const struct anylit *a, const char *text, size_t n)
 	memcpy(pad, text + i, rest);
 	memset(pad + rest, 0, 16 + maxlen);
 	for (size_t k = 0; k < rest; k += 16)
-		if (block_any(a, pad + k))
+		if (block_has(a, pad + k))
 			return 1;
 	return 0;
 }
