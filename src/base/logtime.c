@@ -62,10 +62,39 @@ static int digits(const char *d, int n)
 	return v;
 }
 
+int logtime_plog_shape(const char *s)
+{
+	static const char shape[LOGTIME_PLOG_LEN + 1] =
+		"0000-00-00-00:00:00.000.000";
+	unsigned bad = 0;
+
+	/* Without a branch per byte: a digit's byte less '0' is below 10
+	 * (unsigned), a separator is itself. */
+	for (int i = 0; i < LOGTIME_PLOG_LEN; i++)
+		bad |= shape[i] == '0' ?
+		       (unsigned)((unsigned char)s[i] - '0') > 9u :
+		       s[i] != shape[i];
+	return !bad;
+}
+
+/* The stamp in the logger's shape: its twenty digits are where the
+ * loop of logtime_parse would find them. */
+logtime_t logtime_parse_shaped(const char *s)
+{
+	return logtime_make(digits(s, 4), digits(s + 5, 2), digits(s + 8, 2),
+			    digits(s + 11, 2), digits(s + 14, 2),
+			    digits(s + 17, 2),
+			    digits(s + 20, 3) * 1000 + digits(s + 24, 3));
+}
+
 logtime_t logtime_parse(const char *s, size_t n)
 {
 	char d[20];
 	int nd = 0;
+
+	/* Past its twentieth digit the loop below reads nothing more. */
+	if (n >= LOGTIME_PLOG_LEN && logtime_plog_shape(s))
+		return logtime_parse_shaped(s);
 
 	/* The stamp's digits in order, separators ignored: a lost colon or a
 	 * missing fraction then only changes how many digits there are. */

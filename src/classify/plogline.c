@@ -10,6 +10,11 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int is_stamp_byte(char c)
+{
+	return is_digit(c) || c == ':' || c == '.' || c == '-';
+}
+
 static int is_upper(char c)
 {
 	return c >= 'A' && c <= 'Z';
@@ -188,13 +193,21 @@ int plog_parse(const char *line, size_t len, struct plog_header *h)
 	h->name.len = i - h->name.off;
 	i += 2;
 	h->stamp.off = i;
-	while (i < len && (is_digit(line[i]) || line[i] == ':' ||
-			   line[i] == '.' || line[i] == '-'))
-		i++;
-	h->stamp.len = i - h->stamp.off;
-	if (!h->stamp.len || !is_digit(line[h->stamp.off]))
-		return 0;
-	h->time = logtime_parse(line + h->stamp.off, h->stamp.len);
+	/* The logger's own stamp, and no stamp byte after it: its length
+	 * and time without the loops (this is every ERROR line's). */
+	if (len - i > LOGTIME_PLOG_LEN && logtime_plog_shape(line + i) &&
+	    !is_stamp_byte(line[i + LOGTIME_PLOG_LEN])) {
+		h->stamp.len = LOGTIME_PLOG_LEN;
+		h->time = logtime_parse_shaped(line + i);
+		i += LOGTIME_PLOG_LEN;
+	} else {
+		while (i < len && is_stamp_byte(line[i]))
+			i++;
+		h->stamp.len = i - h->stamp.off;
+		if (!h->stamp.len || !is_digit(line[h->stamp.off]))
+			return 0;
+		h->time = logtime_parse(line + h->stamp.off, h->stamp.len);
+	}
 	if (i < len && line[i] == ' ')
 		i++;
 	parse_srcloc_tid(line, len, i, h);
