@@ -14,16 +14,25 @@
 
 #define SLOTS 4096
 
+/* A literal is listed by its first four bytes (off 0) and, when it is
+ * long enough, by its four from the second (off 1): with every literal
+ * listed both ways, a scan need look only at every other place, the
+ * four bytes there being one literal's at off 0 or 1. */
 struct lit {
 	char *s;		/* case folded */
 	size_t len;
 	size_t rule;
+	size_t off;		/* where in s the four bytes are */
 	struct lit *next;
 };
+
+/* The scan's step: 2 when every literal is listed at offsets 0 and 1. */
+#define STRIDE_MAX 2
 
 struct prefilter {
 	size_t nrules;
 	unsigned char *always;	/* rules without literals */
+	size_t minlen;		/* of the literals */
 	struct lit *slot[SLOTS];
 	uint64_t seen[65536 / 64];	/* which 16-bit hashes have a literal */
 };
@@ -56,6 +65,7 @@ struct prefilter *prefilter_new(size_t nrules)
 	struct prefilter *pf = xcalloc(1, sizeof *pf);
 
 	pf->nrules = nrules;
+	pf->minlen = (size_t)-1;
 	pf->always = xcalloc(nrules ? nrules : 1, 1);
 	return pf;
 }
@@ -86,16 +96,23 @@ int prefilter_add(struct prefilter *pf, size_t rule, const char *pattern)
 		return 0;
 	}
 	for (size_t i = 0; i < set.n; i++) {
-		struct lit *l = xcalloc(1, sizeof *l);
-		l->len = strlen(set.v[i]);
-		l->s = xstrdup(set.v[i]);
-		for (size_t j = 0; j < l->len; j++)
-			l->s[j] = (char)fold((unsigned char)l->s[j]);
-		l->rule = rule;
-		uint32_t h = hash4(key4(l->s));
-		pf->seen[h / 64] |= 1ull << (h % 64);
-		l->next = pf->slot[h % SLOTS];
-		pf->slot[h % SLOTS] = l;
+		size_t len = strlen(set.v[i]);
+		if (len < pf->minlen)
+			pf->minlen = len;
+		for (size_t off = 0; off < STRIDE_MAX &&
+				     off + LITERAL_MIN <= len; off++) {
+			struct lit *l = xcalloc(1, sizeof *l);
+			l->len = len;
+			l->off = off;
+			l->s = xstrdup(set.v[i]);
+			for (size_t j = 0; j < len; j++)
+				l->s[j] = (char)fold((unsigned char)l->s[j]);
+			l->rule = rule;
+			uint32_t h = hash4(key4(l->s + off));
+			pf->seen[h / 64] |= 1ull << (h % 64);
+			l->next = pf->slot[h % SLOTS];
+			pf->slot[h % SLOTS] = l;
+		}
 	}
 	litset_free(&set);
 	return 1;
@@ -153,34 +170,45 @@ static void fold_block(unsigned char *d, const char *s, size_t n)
 		d[i] = fold((unsigned char)s[i]);
 }
 
-/* The text is folded a chunk at a time, so that each position costs a
+/* The text is folded a chunk at a time, so that each place costs a
  * load, a hash and a bit test (folding and shifting the key byte by
- * byte was twice that: this is every ERROR line's first cost). */
+ * byte was twice that: this is every ERROR line's first cost), and only
+ * every other place is looked at when every literal is listed at
+ * offsets 0 and 1 (struct lit): a literal at an odd place has its
+ * second four bytes at the even place after.  A chunk holds an even
+ * number of places, so the places stay even from chunk to chunk. */
 void prefilter_scan(const struct prefilter *pf, const char *text, size_t len,
 		    unsigned char *cand)
 {
 	unsigned char low[SCAN_CHUNK + LITERAL_MIN - 1];
+	const size_t step = pf->minlen >= LITERAL_MIN + STRIDE_MAX - 1 ?
+			    STRIDE_MAX : 1;
 
 	memcpy(cand, pf->always, pf->nrules);
 	for (size_t at = 0; at + LITERAL_MIN <= len;) {
 		size_t n = len - at < sizeof low ? len - at : sizeof low;
 		size_t npos = n - (LITERAL_MIN - 1);
 		fold_block(low, text + at, n);
-		for (size_t j = 0; j < npos; j++) {
+		for (size_t j = 0; j < npos; j += step) {
 			uint32_t k;
 			memcpy(&k, low + j, 4);
 			uint32_t h = hash4(k);
 			if (!(pf->seen[h / 64] >> (h % 64) & 1))
 				continue;
-			size_t i = at + j;
 			for (const struct lit *l = pf->slot[h % SLOTS]; l;
 			     l = l->next) {
-				if (cand[l->rule] || l->len > len - i)
+				/* Where the literal would start: in this
+				 * chunk's copy, or a byte before it. */
+				if (cand[l->rule] || l->off >= step ||
+				    at + j < l->off)
+					continue;
+				size_t i = at + j - l->off;
+				if (l->len > len - i)
 					continue;
 				/* Inside the folded copy a plain compare does:
 				 * most literals are short. */
-				if (j + l->len <= n ?
-				    memcmp(low + j, l->s, l->len) == 0 :
+				if (j >= l->off && j - l->off + l->len <= n ?
+				    memcmp(low + j - l->off, l->s, l->len) == 0 :
 				    equal_folded(text + i, l->s, l->len))
 					cand[l->rule] = 1;
 			}

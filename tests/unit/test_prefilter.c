@@ -94,26 +94,27 @@ static void test_anylit_many(void **state)
 }
 
 /* prefilter_scan lists a rule exactly when prefilter_lists_pattern (a
- * search of each literal, case folded) does. */
-static void test_prefilter_scan(void **state)
+ * search of each literal, case folded) does: with a literal of four
+ * bytes (every place looked at) and without (every other place), over
+ * texts of several chunks. */
+static void check_prefilter(const char *short_pattern)
 {
-	static const char *const pats[] = {
+	const char *pats[] = {
 		"Alloc Stream resource failed", "(?i)too many streams",
 		"retCode=0x7020023", "rtStreamCreate|rtsCreateStream",
-		"stream_id=(?<stream_id>\\d+)", "x*",
+		"stream_id=(?<stream_id>\\d+)", "x*", short_pattern,
 	};
 	const size_t np = sizeof pats / sizeof pats[0];
 	static const char *const plant[] = {
 		"Alloc Stream resource failed", "TOO MANY STREAMS",
 		"retCode=0x7020023", "rtsCreateStream", "stream_id=",
-		"rtStreamCreate",
+		"rtStreamCreate", "Rfyx", "Rfyxg",
 	};
 	struct prefilter *pf = prefilter_new(np);
 	unsigned char cand[8];
 	unsigned long seed = 11;
 	char buf[3000];
 
-	(void)state;
 	for (size_t i = 0; i < np; i++)
 		prefilter_add(pf, i, pats[i]);
 	for (int round = 0; round < 20000; round++) {
@@ -128,6 +129,13 @@ static void test_prefilter_scan(void **state)
 		free(t);
 	}
 	prefilter_free(pf);
+}
+
+static void test_prefilter_scan(void **state)
+{
+	(void)state;
+	check_prefilter("Rfyx");
+	check_prefilter("Rfyxg");
 }
 
 int main(void)
