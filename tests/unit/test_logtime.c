@@ -126,6 +126,19 @@ static void test_parse_shaped_as_loop(void **state)
 		assert_true(logtime_parse_shaped(s) ==
 			    logtime_parse(loop, LOGTIME_PLOG_LEN));
 	}
+	/* Any byte out of its place: a letter, another separator, a
+	 * digit for a separator, a byte with the high bit. */
+	static const char bad[] = { 'a', ':', '.', '-', '5', ' ', '\0', '\x80',
+				    '/', '@' };
+	for (int i = 0; i < LOGTIME_PLOG_LEN; i++)
+		for (size_t b = 0; b < sizeof bad; b++) {
+			char s[] = "2026-07-13-11:39:20.982.549";
+			if (s[i] == bad[b] || (bad[b] == '5' && s[i] >= '0' &&
+						 s[i] <= '9'))
+				continue;
+			s[i] = bad[b];
+			assert_false(logtime_plog_shape(s));
+		}
 	assert_false(logtime_plog_shape("2026-07-13-11:39:20.982:549"));
 	assert_false(logtime_plog_shape("2026-07-13-11:39:20.982.5a9"));
 	assert_true(logtime_parse("2026-07-13-11:39:20.982.549", 27) ==
