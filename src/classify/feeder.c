@@ -224,6 +224,40 @@ static void fact_record(struct feeder *f, const char *line, size_t len,
 	classifier_feed_facts(f->c, &rec);
 }
 
+/* Whether a fact rule may take the plog line at p (n bytes) of this
+ * level by its start: the rules' starts are "[LEVEL] MODULE(" (or
+ * "[LEVEL]") in the level's one spelling, one space, so a line spelt so
+ * that starts none of them is of a module no rule of its level takes.
+ * Any other spelling ("[WARN]", two spaces) is left to the literals.
+ * The splitter lets only such lines through, but the line after an
+ * ERROR record comes whatever it is (a RUNTIME INFO line, mostly). */
+static int start_wanted(const struct line_starts *st, enum plog_level level,
+			const char *p, size_t n)
+{
+	if (st->all)
+		return 1;
+	if (n >= 8) {
+		/* The first eight bytes in one compare, as the splitter's. */
+		unsigned long long w;
+		memcpy(&w, p, 8);
+		for (size_t i = 0; i < st->n; i++)
+			if ((w & st->mask8[i]) == st->first8[i] &&
+			    n >= st->len[i] &&
+			    (st->len[i] <= 8 ||
+			     memcmp(p + 8, st->s[i] + 8, st->len[i] - 8) == 0))
+				return 1;
+	} else {
+		for (size_t i = 0; i < st->n; i++)
+			if (n >= st->len[i] &&
+			    memcmp(p, st->s[i], st->len[i]) == 0)
+				return 1;
+	}
+	const char *name = plog_level_name(level);
+	size_t k = strlen(name);
+	return n < k + 4 || memcmp(p + 1, name, k) != 0 || p[k + 1] != ']' ||
+	       p[k + 2] != ' ' || p[k + 3] == ' ';
+}
+
 /* A plog line of another level than ERROR: it ends the record above;
  * a fact rule may take it (the cheap test of the rules' literals first,
  * then the header). */
@@ -235,7 +269,9 @@ static void other_level(struct feeder *f, const char *line, size_t len,
 
 	feeder_flush(f);
 	set_state(f, ST_SKIPPED);
-	if (!(f->fact_levels & LEVEL_BIT_OF(level)))
+	if (!(f->fact_levels & LEVEL_BIT_OF(level)) ||
+	    !start_wanted(ruleset_fact_starts(f->rs), level, line + lead,
+			  len - lead))
 		return;
 	/* The message is after the header's "MODULE(PID,NAME):STAMP ":
 	 * the test need not look at the header. */

@@ -10,26 +10,51 @@ static int is_digit(char c)
 	return c >= '0' && c <= '9';
 }
 
+static int is_stamp_byte(char c)
+{
+	return is_digit(c) || c == ':' || c == '.' || c == '-';
+}
+
 static int is_upper(char c)
 {
 	return c >= 'A' && c <= 'Z';
 }
 
+/* By length and first letter: this runs on every line the splitter
+ * lets through (a table of names compared in turn was a loop of
+ * compares per line). */
 static enum plog_level level_of(const char *s, size_t n)
 {
-	static const struct {
-		const char *name;
-		enum plog_level level;
-	} names[] = {
-		{ "ERROR", LEVEL_ERROR }, { "INFO", LEVEL_INFO },
-		{ "DEBUG", LEVEL_DEBUG }, { "WARNING", LEVEL_WARNING },
-		{ "EVENT", LEVEL_EVENT }, { "TRACE", LEVEL_TRACE },
-		{ "WARN", LEVEL_WARNING },
-	};
-
-	for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-		if (strlen(names[i].name) == n && memcmp(names[i].name, s, n) == 0)
-			return names[i].level;
+	switch (n) {
+	case 4:
+		if (memcmp(s, "INFO", 4) == 0)
+			return LEVEL_INFO;
+		if (memcmp(s, "WARN", 4) == 0)
+			return LEVEL_WARNING;
+		break;
+	case 5:
+		switch (s[0]) {
+		case 'E':
+			if (memcmp(s, "ERROR", 5) == 0)
+				return LEVEL_ERROR;
+			if (memcmp(s, "EVENT", 5) == 0)
+				return LEVEL_EVENT;
+			break;
+		case 'D':
+			if (memcmp(s, "DEBUG", 5) == 0)
+				return LEVEL_DEBUG;
+			break;
+		case 'T':
+			if (memcmp(s, "TRACE", 5) == 0)
+				return LEVEL_TRACE;
+			break;
+		}
+		break;
+	case 7:
+		if (memcmp(s, "WARNING", 7) == 0)
+			return LEVEL_WARNING;
+		break;
+	}
 	return LEVEL_OTHER;
 }
 
@@ -168,13 +193,21 @@ int plog_parse(const char *line, size_t len, struct plog_header *h)
 	h->name.len = i - h->name.off;
 	i += 2;
 	h->stamp.off = i;
-	while (i < len && (is_digit(line[i]) || line[i] == ':' ||
-			   line[i] == '.' || line[i] == '-'))
-		i++;
-	h->stamp.len = i - h->stamp.off;
-	if (!h->stamp.len || !is_digit(line[h->stamp.off]))
-		return 0;
-	h->time = logtime_parse(line + h->stamp.off, h->stamp.len);
+	/* The logger's own stamp, and no stamp byte after it: its length
+	 * and time without the loops (this is every ERROR line's). */
+	if (len - i > LOGTIME_PLOG_LEN && logtime_plog_shape(line + i) &&
+	    !is_stamp_byte(line[i + LOGTIME_PLOG_LEN])) {
+		h->stamp.len = LOGTIME_PLOG_LEN;
+		h->time = logtime_parse_shaped(line + i);
+		i += LOGTIME_PLOG_LEN;
+	} else {
+		while (i < len && is_stamp_byte(line[i]))
+			i++;
+		h->stamp.len = i - h->stamp.off;
+		if (!h->stamp.len || !is_digit(line[h->stamp.off]))
+			return 0;
+		h->time = logtime_parse(line + h->stamp.off, h->stamp.len);
+	}
 	if (i < len && line[i] == ' ')
 		i++;
 	parse_srcloc_tid(line, len, i, h);

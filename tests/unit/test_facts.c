@@ -56,6 +56,24 @@ static void test_set_device_other_module_or_level(void **state)
 	assert_int_equal(h->n, 0);
 }
 
+/* The line after an ERROR record comes to the feeder whatever it starts
+ * with: one of a module no fact rule takes is passed over by its start,
+ * one spelt otherwise than the rules' starts ("[INFO]  ASCENDCL(", two
+ * spaces) is still read as plog_parse reads it. */
+static void test_fact_after_error_line(void **state)
+{
+	struct harness *h = *state;
+
+	read_text(h, PLOG, FILE_PLOG,
+		  "[ERROR] RUNTIME(28980,python3):2024-02-21-06:08:31.254.400 [stream.cc:412]28980 x\n"
+		  "[INFO] RUNTIME(28980,python3):2024-02-21-06:08:31.254.432 [device.cpp:148]28980 aclrtSetDevice: start to execute aclrtSetDevice, deviceId = 3\n"
+		  "[ERROR] RUNTIME(28980,python3):2024-02-21-06:08:31.254.500 [stream.cc:412]28980 x\n"
+		  "[INFO]  ASCENDCL(28980,python3):2024-02-21-06:08:31.254.532 [device.cpp:148]28980 aclrtSetDevice: start to execute aclrtSetDevice, deviceId = 5\n");
+	assert_int_equal(h->nfacts, 1);
+	assert_int_equal(h->facts[0]->device, 5);
+	assert_int_equal(h->facts[0]->line, 4);
+}
+
 static void test_statistics(void **state)
 {
 	struct harness *h = *state;
@@ -535,6 +553,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		T(test_set_device),
 		T(test_set_device_other_module_or_level),
+		T(test_fact_after_error_line),
 		T(test_statistics),
 		T(test_creates_and_destroys),
 		T(test_fact_lines_change_no_chain),

@@ -99,6 +99,52 @@ static void test_parse_invalid_dates(void **state)
 			     LOGTIME_UNKNOWN);
 }
 
+/* A stamp in the logger's shape is read without the loop: whatever its
+ * digits (invalid dates too), as the loop reads it with a separator
+ * changed to a space (which the shape test refuses). */
+static void test_parse_shaped_as_loop(void **state)
+{
+	unsigned long seed = 5;
+	(void)state;
+
+	for (int round = 0; round < 100000; round++) {
+		char s[LOGTIME_PLOG_LEN + 1] = "0000-00-00-00:00:00.000.000";
+		char loop[sizeof s];
+		for (int i = 0; i < LOGTIME_PLOG_LEN; i++) {
+			seed = seed * 6364136223846793005ul + 1;
+			unsigned r = (unsigned)(seed >> 33);
+			/* Years from 1000 to 2999; some dates are valid. */
+			if (s[i] == '0')
+				s[i] = (char)(i == 0 ? '1' + r % 2 : '0' + r % 10);
+		}
+		assert_true(logtime_plog_shape(s));
+		memcpy(loop, s, sizeof s);
+		loop[10] = ' ';
+		assert_false(logtime_plog_shape(loop));
+		assert_true(logtime_parse(s, LOGTIME_PLOG_LEN) ==
+			    logtime_parse(loop, LOGTIME_PLOG_LEN));
+		assert_true(logtime_parse_shaped(s) ==
+			    logtime_parse(loop, LOGTIME_PLOG_LEN));
+	}
+	/* Any byte out of its place: a letter, another separator, a
+	 * digit for a separator, a byte with the high bit. */
+	static const char bad[] = { 'a', ':', '.', '-', '5', ' ', '\0', '\x80',
+				    '/', '@' };
+	for (int i = 0; i < LOGTIME_PLOG_LEN; i++)
+		for (size_t b = 0; b < sizeof bad; b++) {
+			char s[] = "2026-07-13-11:39:20.982.549";
+			if (s[i] == bad[b] || (bad[b] == '5' && s[i] >= '0' &&
+						 s[i] <= '9'))
+				continue;
+			s[i] = bad[b];
+			assert_false(logtime_plog_shape(s));
+		}
+	assert_false(logtime_plog_shape("2026-07-13-11:39:20.982:549"));
+	assert_false(logtime_plog_shape("2026-07-13-11:39:20.982.5a9"));
+	assert_true(logtime_parse("2026-07-13-11:39:20.982.549", 27) ==
+		    logtime_make(2026, 7, 13, 11, 39, 20, 982549));
+}
+
 static void test_iso_unknown_is_empty(void **state)
 {
 	char buf[LOGTIME_ISO_LEN] = "junk";
@@ -345,6 +391,7 @@ int main(void)
 		cmocka_unit_test(test_parse_reads_only_n_bytes),
 		cmocka_unit_test(test_parse_garbage),
 		cmocka_unit_test(test_parse_invalid_dates),
+		cmocka_unit_test(test_parse_shaped_as_loop),
 		cmocka_unit_test(test_iso_unknown_is_empty),
 		cmocka_unit_test(test_iso_round_trip),
 		cmocka_unit_test(test_make_rejects_out_of_range),
