@@ -364,12 +364,25 @@ static void produce(void *ctx, struct ra_record *r, size_t chunk)
 	r->len = n > 0 ? (size_t)n : 0;
 }
 
+/* The record the reader is at, one given out whole by dstream_data going
+ * back to the ring first (its bytes stayed until this next call). */
+static struct ra_record *ahead(struct dstream *d)
+{
+	struct ra_record *r = readahead_peek(d->ra);
+
+	if (r->kind == RA_DATA && r->off == r->len) {
+		readahead_pop(d->ra);
+		r = readahead_peek(d->ra);
+	}
+	return r;
+}
+
 ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
 		     struct strbuf *err)
 {
 	if (!d->ra)
 		return decode(d, buf, n, err);
-	struct ra_record *r = readahead_peek(d->ra);
+	struct ra_record *r = ahead(d);
 	if (r->kind == RA_END)
 		return 0;
 	if (r->kind == RA_ERROR) {
@@ -379,8 +392,23 @@ ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
 	size_t k = r->len - r->off < n ? r->len - r->off : n;
 	memcpy(buf, r->buf + r->off, k);
 	r->off += k;
-	if (r->off == r->len)
-		readahead_pop(d->ra);
+	return (ssize_t)k;
+}
+
+ssize_t dstream_data(struct dstream *d, char *buf, size_t n,
+		     const char **data, struct strbuf *err)
+{
+	*data = buf;
+	if (!d->ra)
+		return decode(d, buf, n, err);
+	struct ra_record *r = ahead(d);
+	if (r->kind != RA_DATA)
+		return dstream_read(d, buf, n, err);
+	/* The rest of the record where the producer made it: the reader,
+	 * the slower side of the two, copies nothing. */
+	size_t k = r->len - r->off;
+	*data = r->buf + r->off;
+	r->off = r->len;
 	return (ssize_t)k;
 }
 

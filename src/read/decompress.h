@@ -45,6 +45,11 @@ struct dstream *dstream_open(enum packed kind, int fd, const char **why);
  * streams (gzip members, xz streams, zstd frames) are read as one. */
 ssize_t dstream_read(struct dstream *d, char *buf, size_t n,
 		     struct strbuf *err);
+/* As dstream_read, with *data pointing at the bytes, valid until the next
+ * call: in buf (n bytes) when they are decoded on this call, or, read
+ * ahead, where the thread put them (more than n may come then). */
+ssize_t dstream_data(struct dstream *d, char *buf, size_t n,
+		     const char **data, struct strbuf *err);
 void dstream_close(struct dstream *d);
 
 #endif

@@ -266,7 +266,8 @@ static int file_step(struct follower *fw, struct tail *t,
 		     struct packed_read *pr, unsigned long long now,
 		     struct strbuf *err)
 {
-	ssize_t n = dstream_read(pr->ds, fw->buf, READ_BUF, err);
+	const char *data;
+	ssize_t n = dstream_data(pr->ds, fw->buf, READ_BUF, &data, err);
 
 	if (n <= 0)
 		return (int)n;
@@ -275,7 +276,7 @@ static int file_step(struct follower *fw, struct tail *t,
 		bound_say(&pr->b, err);
 		return -1;
 	}
-	feed(fw, pr, t, fw->buf, take, now);
+	feed(fw, pr, t, data, take, now);
 	return pr->drain ? 0 : 1;
 }
 

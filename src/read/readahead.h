@@ -15,10 +15,7 @@
 #include "strbuf.h"
 
 enum ra_kind {
-	RA_DATA,	/* len bytes of buf */
-	RA_MEMBER,	/* a member starts: text is its name */
-	RA_OTHER,	/* a member that holds no data (a directory, a link) */
-	RA_MEMBER_END,	/* the member's data ended */
+	RA_DATA,	/* len bytes of buf (and what text says of them) */
 	RA_END,		/* the last record: nothing follows */
 	RA_ERROR,	/* the last record: text says why */
 };
@@ -28,7 +25,7 @@ struct ra_record {
 	char *buf;		/* chunk bytes, the producer's to fill */
 	size_t len;		/* RA_DATA: bytes in buf */
 	size_t off;		/* bytes of buf the reader has taken */
-	struct strbuf text;	/* RA_MEMBER's name, RA_ERROR's reason */
+	struct strbuf text;	/* RA_ERROR's reason; RA_DATA: the producer's */
 };
 
 /* Fills r (whose buf holds chunk bytes; text is empty): kind and what it

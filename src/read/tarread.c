@@ -4,6 +4,7 @@
 #include "config.h"
 
 #include <stdlib.h>
+#include <string.h>
 #include <unistd.h>
 
 #ifdef HAVE_LIBARCHIVE
@@ -18,18 +19,44 @@
 #include "xalloc.h"
 
 /* Decompressed bytes are handed over in records of this size, from a ring
- * of RING of them (2 MiB in all), made ahead on a thread (readahead.h): a
- * member of a plog tree (a 136 KB rotation) is some four records, its
- * start, its data and its end, so the ring holds a few members. */
+ * of RING of them (2 MiB in all), made ahead on a thread (readahead.h).
+ * A record is filled: the ends of one member, the headers and whole data
+ * of the next few, the start of another.  A record per member's header,
+ * data and end made four records of a 136 KB plog rotation, and the
+ * reader, faster than the decompressor, woke every two members. */
 #define CHUNK (128 * 1024)
 #define RING 16
+/* A record's list of what its bytes are (names included) stops growing
+ * past this: a record of millions of empty members stays small. */
+#define SEGS_MAX (16 * 1024)
+
+/* What a record's text lists, in order: a kind byte, then for SEG_DATA
+ * the number of its bytes (a size_t, the next bytes of buf), for
+ * SEG_MEMBER and SEG_OTHER the member's name and a NUL. */
+enum seg_kind {
+	SEG_MEMBER = 1,	/* a member starts */
+	SEG_OTHER,	/* a member that holds no data (a directory, a link) */
+	SEG_DATA,	/* bytes of the member */
+	SEG_END,	/* the member's data ended */
+};
+
+struct seg {
+	enum seg_kind kind;
+	const char *name;	/* SEG_MEMBER, SEG_OTHER */
+	size_t len;		/* SEG_DATA */
+	size_t size;		/* bytes of text it takes */
+};
 
 struct tarread {
 	struct codec_archive api;
 	int fd;
 	struct readahead *ra;
 	int in_member;		/* the producer is inside a member's data */
-	int taken;		/* the reader holds the record peek gave */
+	/* The producer met the archive's end (RA_END) or an error (RA_ERROR,
+	 * why says it): made as the next record, after those it fills. */
+	int last;
+	struct strbuf why;
+	size_t tpos;		/* the reader's place in the record's text */
 	struct strbuf name;	/* the member tarread_next gave */
 #ifdef HAVE_LIBARCHIVE
 	struct archive *a;
@@ -97,55 +124,119 @@ struct tarread *tarread_open(int fd, const char **why)
 }
 
 #ifdef HAVE_LIBARCHIVE
-/* The producer (on the read-ahead thread): one record of the archive. */
+static void add_seg(struct ra_record *r, enum seg_kind kind, const char *name,
+		    size_t len)
+{
+	char k = (char)kind;
+
+	sb_add(&r->text, &k, 1);
+	if (kind == SEG_DATA)
+		sb_add(&r->text, (const char *)&len, sizeof len);
+	if (name)
+		sb_add(&r->text, name, strlen(name) + 1);
+}
+
+/* The next header into r: 0, or -1 when the archive ends there. */
+static int member_header(struct tarread *tr, struct ra_record *r)
+{
+	struct archive_entry *e;
+	int rc = ((ar_next_fn)tr->api.next_header)(tr->a, &e);
+
+	if (rc == ARCHIVE_EOF) {
+		tr->last = RA_END;
+		return -1;
+	}
+	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
+		tr->last = RA_ERROR;
+		say_error(tr, &tr->why);
+		return -1;
+	}
+	const char *name = ((ae_name_fn)tr->api.entry_pathname)(e);
+	/* Directories, links and devices hold no lines. */
+	int reg = ((ae_type_fn)tr->api.entry_filetype)(e) == AE_IFREG;
+	add_seg(r, reg ? SEG_MEMBER : SEG_OTHER, name ? name : "?", 0);
+	tr->in_member = reg;
+	return 0;
+}
+
+/* The member's next bytes into what is left of r's buf: 0, or -1. */
+static int member_data(struct tarread *tr, struct ra_record *r, size_t chunk)
+{
+	la_ssize_t got = ((ar_data_fn)tr->api.read_data)(tr->a, r->buf + r->len,
+							 chunk - r->len);
+	if (got < 0) {
+		tr->last = RA_ERROR;
+		say_error(tr, &tr->why);
+		return -1;
+	}
+	if (got == 0) {
+		add_seg(r, SEG_END, NULL, 0);
+		tr->in_member = 0;
+		return 0;
+	}
+	add_seg(r, SEG_DATA, NULL, (size_t)got);
+	r->len += (size_t)got;
+	return 0;
+}
+
+/* The producer (on the read-ahead thread): a record filled with what
+ * follows in the archive, or its last record. */
 static void produce(void *ctx, struct ra_record *r, size_t chunk)
 {
 	struct tarread *tr = ctx;
 
-	if (tr->in_member) {
-		la_ssize_t got = ((ar_data_fn)tr->api.read_data)(tr->a, r->buf, chunk);
-		if (got < 0) {
-			r->kind = RA_ERROR;
-			say_error(tr, &r->text);
-		} else if (got == 0) {
-			r->kind = RA_MEMBER_END;
-			tr->in_member = 0;
-		} else {
-			r->kind = RA_DATA;
-			r->len = (size_t)got;
-		}
-		return;
+	r->kind = RA_DATA;
+	while (!tr->last && r->len < chunk && r->text.len < SEGS_MAX)
+		if ((tr->in_member ? member_data(tr, r, chunk)
+				   : member_header(tr, r)) < 0)
+			break;
+	if (!r->text.len) {
+		r->kind = tr->last;
+		sb_add(&r->text, tr->why.buf, tr->why.len);
 	}
-	struct archive_entry *e;
-	int rc = ((ar_next_fn)tr->api.next_header)(tr->a, &e);
-	if (rc == ARCHIVE_EOF) {
-		r->kind = RA_END;
-		return;
-	}
-	if (rc != ARCHIVE_OK && rc != ARCHIVE_WARN) {
-		r->kind = RA_ERROR;
-		say_error(tr, &r->text);
-		return;
-	}
-	const char *name = ((ae_name_fn)tr->api.entry_pathname)(e);
-	sb_adds(&r->text, name ? name : "?");
-	/* Directories, links and devices hold no lines. */
-	if (((ae_type_fn)tr->api.entry_filetype)(e) != AE_IFREG) {
-		r->kind = RA_OTHER;
-		return;
-	}
-	r->kind = RA_MEMBER;
-	tr->in_member = 1;
 }
 #endif
 
-/* The next record, the one the reader held going back to the ring. */
-static struct ra_record *next_record(struct tarread *tr)
+/* The record the reader is in: one whose list it has not gone through,
+ * or the last; those gone through go back to the ring (the bytes
+ * tarread_data gave stay until this next call). */
+static struct ra_record *current(struct tarread *tr)
 {
-	if (tr->taken)
+	for (;;) {
+		struct ra_record *r = readahead_peek(tr->ra);
+		if (r->kind != RA_DATA || tr->tpos < r->text.len)
+			return r;
 		readahead_pop(tr->ra);
-	tr->taken = 0;
-	return readahead_peek(tr->ra);
+		tr->tpos = 0;
+	}
+}
+
+/* The segment at the reader's place in r (a record of RA_DATA). */
+static void seg_at(const struct tarread *tr, const struct ra_record *r,
+		   struct seg *sg)
+{
+	const char *p = r->text.buf + tr->tpos;
+
+	sg->kind = (enum seg_kind)p[0];
+	sg->name = NULL;
+	sg->len = 0;
+	sg->size = 1;
+	if (sg->kind == SEG_DATA) {
+		memcpy(&sg->len, p + 1, sizeof sg->len);
+		sg->size += sizeof sg->len;
+	} else if (sg->kind != SEG_END) {
+		sg->name = p + 1;
+		sg->size += strlen(sg->name) + 1;
+	}
+}
+
+/* The last record's answer: 0 at the end, -1 with err told why. */
+static int last_record(const struct ra_record *r, struct strbuf *err)
+{
+	if (r->kind == RA_END)
+		return 0;
+	sb_add(err, r->text.buf, r->text.len);
+	return -1;
 }
 
 int tarread_next(struct tarread *tr, const char **name, struct strbuf *err)
@@ -153,26 +244,21 @@ int tarread_next(struct tarread *tr, const char **name, struct strbuf *err)
 	if (!tr->ra)
 		return 0;
 	for (;;) {
-		struct ra_record *r = next_record(tr);
-		switch (r->kind) {
-		case RA_DATA:
-		case RA_MEMBER_END:
-			/* The rest of a member the reader left. */
-			tr->taken = 1;
+		struct ra_record *r = current(tr);
+		if (r->kind != RA_DATA)
+			return last_record(r, err);
+		struct seg sg;
+		seg_at(tr, r, &sg);
+		tr->tpos += sg.size;
+		/* The rest of a member the reader left. */
+		if (sg.kind == SEG_DATA)
+			r->off += sg.len;
+		if (!sg.name)
 			continue;
-		case RA_MEMBER:
-		case RA_OTHER:
-			sb_reset(&tr->name);
-			sb_add(&tr->name, r->text.buf, r->text.len);
-			*name = sb_str(&tr->name);
-			tr->taken = 1;
-			return r->kind == RA_MEMBER ? 1 : 2;
-		case RA_END:
-			return 0;
-		case RA_ERROR:
-			sb_add(err, r->text.buf, r->text.len);
-			return -1;
-		}
+		sb_reset(&tr->name);
+		sb_adds(&tr->name, sg.name);
+		*name = sb_str(&tr->name);
+		return sg.kind == SEG_MEMBER ? 1 : 2;
 	}
 }
 
@@ -180,22 +266,20 @@ ssize_t tarread_data(struct tarread *tr, const char **buf, struct strbuf *err)
 {
 	if (!tr->ra)
 		return 0;
-	struct ra_record *r = next_record(tr);
-	switch (r->kind) {
-	case RA_DATA:
-		*buf = r->buf;
-		tr->taken = 1;
-		return (ssize_t)r->len;
-	case RA_MEMBER_END:
-		tr->taken = 1;
+	struct ra_record *r = current(tr);
+	if (r->kind != RA_DATA)
+		return last_record(r, err);
+	struct seg sg;
+	seg_at(tr, r, &sg);
+	/* Past the member's end: the next one is tarread_next's. */
+	if (sg.name)
 		return 0;
-	case RA_ERROR:
-		sb_add(err, r->text.buf, r->text.len);
-		return -1;
-	default:
-		/* Past the member's end: the next one is tarread_next's. */
+	tr->tpos += sg.size;
+	if (sg.kind == SEG_END)
 		return 0;
-	}
+	*buf = r->buf + r->off;
+	r->off += sg.len;
+	return (ssize_t)sg.len;
 }
 
 void tarread_close(struct tarread *tr)
@@ -209,6 +293,7 @@ void tarread_close(struct tarread *tr)
 		((ar_a_fn)tr->api.read_free)(tr->a);
 #endif
 	sb_free(&tr->name);
+	sb_free(&tr->why);
 	close(tr->fd);
 	free(tr);
 }
