@@ -39,6 +39,16 @@ void *xrealloc(void *p, size_t n)
 	return q;
 }
 
+void *xgrow_pow2(void *p, size_t n, size_t first, size_t size)
+{
+	if (n && (n < first || (n & (n - 1)) != 0))
+		return p;	/* room is left */
+	size_t room = n ? 2 * n : first;
+	if (room > (size_t)-1 / size)
+		oom((size_t)-1);
+	return xrealloc(p, room * size);
+}
+
 char *xstrndup(const char *s, size_t n)
 {
 	char *p = xmalloc(n + 1);

@@ -285,13 +285,10 @@ void chain_append(struct classifier *c, struct chain *ch,
 	if (inc->nraw < MAX_RAW) {
 		rawn = rec->rawlen < MAX_RAW_BYTES ? rec->rawlen
 						   : MAX_RAW_BYTES;
-		/* Room for CHAIN_ROOM, then doubled at each power of two
-		 * (no capacity is kept, as in incident_set_field): a realloc
-		 * per line showed. */
-		size_t k = inc->nraw;
-		if (k == 0 || (k >= CHAIN_ROOM && (k & (k - 1)) == 0))
-			inc->raw = xrealloc(inc->raw, sizeof *inc->raw *
-					    (k ? 2 * k : CHAIN_ROOM));
+		/* No capacity is kept, as for fields: a realloc per line
+		 * showed. */
+		inc->raw = xgrow_pow2(inc->raw, inc->nraw, CHAIN_ROOM,
+				      sizeof *inc->raw);
 		inc->raw[inc->nraw++] = (struct rawline){
 			rec->file, rec->line, xstrndup(rec->raw, rawn)
 		};

@@ -234,24 +234,8 @@ static void fact_record(struct feeder *f, const char *line, size_t len,
 static int start_wanted(const struct line_starts *st, enum plog_level level,
 			const char *p, size_t n)
 {
-	if (st->all)
+	if (st->all || line_starts_match(st, p, n))
 		return 1;
-	if (n >= 8) {
-		/* The first eight bytes in one compare, as the splitter's. */
-		unsigned long long w;
-		memcpy(&w, p, 8);
-		for (size_t i = 0; i < st->n; i++)
-			if ((w & st->mask8[i]) == st->first8[i] &&
-			    n >= st->len[i] &&
-			    (st->len[i] <= 8 ||
-			     memcmp(p + 8, st->s[i] + 8, st->len[i] - 8) == 0))
-				return 1;
-	} else {
-		for (size_t i = 0; i < st->n; i++)
-			if (n >= st->len[i] &&
-			    memcmp(p, st->s[i], st->len[i]) == 0)
-				return 1;
-	}
 	const char *name = plog_level_name(level);
 	size_t k = strlen(name);
 	return n < k + 4 || memcmp(p + 1, name, k) != 0 || p[k + 1] != ']' ||

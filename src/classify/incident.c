@@ -59,14 +59,11 @@ void incident_set_field(struct incident *inc, const char *key,
 void incident_add_field(struct incident *inc, const char *key, size_t klen,
 			const char *value, size_t len)
 {
-	/* The room is 4, then the next power of two of nfields (no
-	 * capacity is kept: only this function adds a field, and
-	 * incident_drop_fields empties it): a realloc per field was much
+	/* No capacity is kept: only this function adds a field, and
+	 * incident_drop_fields empties it.  A realloc per field was much
 	 * of a chain's cost. */
-	size_t n = inc->nfields;
-	if (n == 0 || (n >= 4 && (n & (n - 1)) == 0))
-		inc->fields = xrealloc(inc->fields, (n ? 2 * n : 4) *
-				       sizeof *inc->fields);
+	inc->fields = xgrow_pow2(inc->fields, inc->nfields, 4,
+				 sizeof *inc->fields);
 	inc->fields[inc->nfields++] = make_field(key, klen, value, len);
 }
 

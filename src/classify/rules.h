@@ -6,6 +6,7 @@
 #define PLOGTOP_RULES_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "plogline.h"
 #include "strbuf.h"
@@ -127,6 +128,22 @@ struct line_starts {
 	int all;	/* too many to list: every line is wanted */
 };
 const struct line_starts *ruleset_fact_starts(const struct ruleset *rs);
+/* Whether the n bytes at s start with one of st's starts (not st->all:
+ * the caller asks that): each start's first eight bytes in one masked
+ * compare, the rest compared only then.  Inline: the splitter asks it
+ * of every line start its quick test lets through. */
+static inline int line_starts_match(const struct line_starts *st,
+				    const char *s, size_t n)
+{
+	unsigned long long w = 0;
+
+	memcpy(&w, s, n < 8 ? n : 8);
+	for (size_t i = 0; i < st->n; i++)
+		if ((w & st->mask8[i]) == st->first8[i] && n >= st->len[i] &&
+		    memcmp(s, st->s[i], st->len[i]) == 0)
+			return 1;
+	return 0;
+}
 /* The cheap test before any fact pattern runs: whether text (a line, or
  * the part of it where the message may be) holds one of the required
  * literals of the fact rules of its level. */

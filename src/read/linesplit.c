@@ -67,18 +67,7 @@ static inline int starts_wanted(const struct linesplit *ls, const char *s,
 	const struct line_starts *st = ls->starts;
 	if (!st || !st->n)
 		return 0;
-	if (st->all)
-		return 1;
-	uint64_t w = 0;
-	if (avail >= 8)
-		memcpy(&w, s, 8);
-	else
-		memcpy(&w, s, avail);
-	for (size_t i = 0; i < st->n; i++)
-		if ((w & st->mask8[i]) == st->first8[i] && avail >= st->len[i] &&
-		    memcmp(s, st->s[i], st->len[i]) == 0)
-			return 1;
-	return 0;
+	return st->all || line_starts_match(st, s, avail);
 }
 
 /* starts_wanted for the skip loop, what it compares in registers:
