@@ -32,8 +32,12 @@
  * the bytes of JSON they may hold (2.5 MiB): room for a worker to read
  * two streams ahead of the one the model takes, so that it seldom waits
  * (1 MiB made the dense bench 30% slower), well within the memory
- * bench's 32 MiB (28 MiB for 300,000 incidents; 3 MiB gave 30). */
-#define QUEUE_CAP 8192
+ * bench's 32 MiB (28 MiB for 300,000 incidents; 3 MiB gave 30).  A
+ * thousand incidents are several streams of a dense tree; where
+ * incidents come faster than the model takes them (300,000 processes of
+ * one each), 8,192 held about 700 bytes each beyond their JSON: 5 MiB
+ * of the peak. */
+#define QUEUE_CAP 1024
 #define QUEUE_BYTES (5u << 19)
 /* Handed over this many at a time: a hand-over per incident kept the
  * threads waking each other up more than working. */
