@@ -53,7 +53,7 @@ static void ident_free(struct idents *ids, struct ident *id)
 	ident_name_put(ids, id->name);
 	ident_name_put(ids, id->job);
 	free(id->job_file);
-	free(id->dev);
+	ident_devs_free(id);
 	if (id->env) {
 		free(id->env->pod_name);
 		free(id->env->pod_namespace);

@@ -181,13 +181,28 @@ const char *phys_from_name(enum phys_from f);	/* "environ", "npu-smi" */
 #define IDENT_MAP 16		/* visible-device map entries kept */
 
 /* One of the devices a process used, and its incidents there
- * (ident.dev[i]). */
+ * (ident.dev[i]).  48 bytes: identities are many (one per process with a
+ * device in --once), a device id is of 9 digits at most (ident_learn.c's
+ * parse_id), and a count stops at UINT32_MAX (ident_dev_add): four
+ * billion incidents of one process on one device is years of a live
+ * run. */
 struct ident_dev {
-	long device;			/* logged, logical */
-	size_t n;
-	size_t by_resource[RES_COUNT];
+	int32_t device;			/* logged, logical */
+	uint32_t n;
+	uint32_t by_resource[RES_COUNT];
 	logtime_t last;			/* its latest incident's last line */
 };
+/* c + w, at most UINT32_MAX. */
+static inline uint32_t ident_dev_add(uint32_t c, size_t w)
+{
+	return w >= (size_t)(UINT32_MAX - c) ? UINT32_MAX : c + (uint32_t)w;
+}
+/* Room in id->dev for n devices, the first of those it holds kept: the
+ * first lives in the record itself (most processes use one device, and
+ * an array of one was 88 bytes of the heap), more in an array. */
+void ident_devs_room(struct ident *id, size_t n);
+/* Lets go of id->dev (NULL after). */
+void ident_devs_free(struct ident *id);
 
 struct ident {
 	struct hnode node;		/* by host, pid and name */
@@ -210,12 +225,15 @@ struct ident {
 	 * read them with ident_ledger): most identities have one or none. */
 	struct ledger *ledger[LEDGER_COUNT];
 	struct process *proc;	/* its row while the model tracks one */
-	struct ident_dev *dev;	/* ndevices of them, or NULL for none */
+	/* ndevices of them, or NULL for none: &dev1 while it has room for
+ * one (ident_devs_room; the record never moves, a recpool's). */
+	struct ident_dev *dev;
 	/* What its environment and npu-smi said (NULL: nothing yet):
 	 * ident_env. */
 	struct ident_env *env;
+	struct ident_dev dev1;	/* dev[0] while it has room for one */
 	/* (The narrow members side by side after the 8-byte ones: no
-	 * padding between them; a record of 200 bytes, from a recpool.)
+	 * padding between them; a record of 248 bytes, from a recpool.)
 	 * Ranks and parallel degrees, -1 unknown: 9 digits at most where
 	 * most are read (parse_id, PROCENV_NUMBER_MAX, a state file's
 	 * VIEW_RANK_MAX), and a fact's longer one kept as ident_num says. */

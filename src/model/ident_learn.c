@@ -12,12 +12,42 @@
 
 /* ---- devices ---- */
 
+void ident_devs_room(struct ident *id, size_t n)
+{
+	int inline_now = !id->dev || id->dev == &id->dev1;
+
+	if (n <= 1) {
+		if (!inline_now) {
+			if (id->ndevices)
+				id->dev1 = id->dev[0];
+			free(id->dev);
+		}
+		id->dev = &id->dev1;
+	} else if (inline_now) {
+		struct ident_dev *v = xcalloc(n, sizeof *v);
+		if (id->dev && id->ndevices)
+			v[0] = id->dev1;
+		id->dev = v;
+	} else {
+		id->dev = xrealloc(id->dev, n * sizeof *id->dev);
+	}
+}
+
+void ident_devs_free(struct ident *id)
+{
+	if (id->dev != &id->dev1)
+		free(id->dev);
+	id->dev = NULL;
+}
+
 /* Its slot for device in dev[] (added when new; when all are taken,
  * the oldest goes, with its counts). */
 static size_t dev_slot(struct ident *id, long device)
 {
+	int32_t key = ident_num(device);	/* a fact's may be longer */
+
 	for (size_t i = 0; i < id->ndevices; i++)
-		if (id->dev[i].device == device)
+		if (id->dev[i].device == key)
 			return i;
 	if (id->ndevices == IDENT_DEVICES) {
 		memmove(id->dev, id->dev + 1,
@@ -25,12 +55,11 @@ static size_t dev_slot(struct ident *id, long device)
 		id->ndevices--;
 	} else {
 		/* Grown one at a time: most processes use one device. */
-		id->dev = xrealloc(id->dev,
-				   (id->ndevices + 1) * sizeof *id->dev);
+		ident_devs_room(id, id->ndevices + 1);
 	}
 	size_t i = id->ndevices++;
 	memset(&id->dev[i], 0, sizeof id->dev[i]);
-	id->dev[i].device = device;
+	id->dev[i].device = key;
 	id->dev[i].last = LOGTIME_UNKNOWN;
 	return i;
 }
@@ -307,9 +336,10 @@ static void count_on_device(struct ident *id, const struct incident *inc,
 		return;
 	size_t i = dev_slot(id, inc->device);	/* may allocate id->dev */
 	struct ident_dev *d = &id->dev[i];
-	d->n += w;
+	d->n = ident_dev_add(d->n, w);
 	if (inc->resource < RES_COUNT)
-		d->by_resource[inc->resource] += w;
+		d->by_resource[inc->resource] =
+			ident_dev_add(d->by_resource[inc->resource], w);
 	if (inc->last != LOGTIME_UNKNOWN &&
 	    (d->last == LOGTIME_UNKNOWN || inc->last > d->last))
 		d->last = inc->last;

@@ -32,7 +32,7 @@ static void take_devices(struct ident *id, const struct ident *snap)
 		n = 0;	/* nothing to take (a snapshot's has them) */
 
 	id->ndevices = 0;
-	id->dev = xrealloc(id->dev, (n ? n : 1) * sizeof *id->dev);
+	ident_devs_room(id, n ? n : 1);
 	for (size_t i = 0; i < n; i++) {
 		if (snap->dev[i].device < 0)
 			continue;

@@ -73,7 +73,7 @@ static void device_text(const struct ident *id, struct strbuf *out)
 	if (id->ndevices > 1) {
 		sb_adds(out, _(L_ID_DEVICES));
 		for (size_t i = 0; i < id->ndevices && i < IDENT_DEVICES; i++)
-			sb_addf(out, "%s%ld", i ? ", " : "", id->dev[i].device);
+			sb_addf(out, "%s%ld", i ? ", " : "", (long)id->dev[i].device);
 	}
 }
 

@@ -41,17 +41,17 @@ static void write_devices(struct strbuf *sb, const struct ident *id)
 {
 	sb_adds(sb, ", \"devices\": [");
 	for (size_t i = 0; i < id->ndevices; i++)
-		sb_addf(sb, "%s%ld", i ? ", " : "", id->dev[i].device);
+		sb_addf(sb, "%s%ld", i ? ", " : "", (long)id->dev[i].device);
 	sb_adds(sb, "], \"dev\": [");
 	for (size_t i = 0; id->dev && i < id->ndevices; i++) {
 		const struct ident_dev *d = &id->dev[i];
-		sb_addf(sb, "%s{\"n\": %zu, \"last\": %lld, \"by\": {",
-			i ? ", " : "", d->n, (long long)d->last);
+		sb_addf(sb, "%s{\"n\": %lu, \"last\": %lld, \"by\": {",
+			i ? ", " : "", (unsigned long)d->n, (long long)d->last);
 		for (int r = RES_NONE + 1, k = 0; r < RES_COUNT; r++)
 			if (d->by_resource[r])
-				sb_addf(sb, "%s\"%s\": %zu", k++ ? ", " : "",
+				sb_addf(sb, "%s\"%s\": %lu", k++ ? ", " : "",
 					resource_name((enum resource)r),
-					d->by_resource[r]);
+					(unsigned long)d->by_resource[r]);
 		sb_adds(sb, "}}");
 	}
 	sb_adds(sb, "]");
@@ -285,7 +285,7 @@ static int read_dev(const struct jval *e, struct ident_dev *d)
 	    get_int(e, "last", 0, 1LL << 62, 0, &last) < 0 ||
 	    !by || by->type != J_OBJECT)
 		return -1;
-	d->n = (size_t)n;
+	d->n = ident_dev_add(0, (size_t)n);	/* at most UINT32_MAX */
 	d->last = (logtime_t)last;
 	for (size_t i = 0; i < by->n; i++) {
 		const struct jval *c = &by->members[i].value;
@@ -293,7 +293,7 @@ static int read_dev(const struct jval *e, struct ident_dev *d)
 		if (r == RES_NONE || c->type != J_NUMBER || !c->is_int ||
 		    c->integer < 0 || c->integer > IDENT_STATE_COUNT_MAX)
 			return -1;
-		d->by_resource[r] = (size_t)c->integer;
+		d->by_resource[r] = ident_dev_add(0, (size_t)c->integer);
 	}
 	return 0;
 }
@@ -307,14 +307,15 @@ static int read_devices(const struct jval *o, struct ident *id)
 	    dc->type != J_ARRAY || dc->n != dv->n ||
 	    get_long(o, "device", VIEW_DEVICE_MAX, &id->device) < 0)
 		return -1;
-	id->dev = xcalloc(dv->n ? dv->n : 1, sizeof *id->dev);
+	ident_devs_room(id, dv->n ? dv->n : 1);
+	memset(id->dev, 0, (dv->n ? dv->n : 1) * sizeof *id->dev);
 	for (size_t i = 0; i < dv->n; i++) {
 		const struct jval *e = &dv->items[i];
 		if (e->type != J_NUMBER || !e->is_int || e->integer < 0 ||
 		    e->integer > VIEW_DEVICE_MAX ||
 		    read_dev(&dc->items[i], &id->dev[i]) < 0)
 			return -1;
-		id->dev[i].device = (long)e->integer;
+		id->dev[i].device = (int32_t)e->integer;	/* <= VIEW_DEVICE_MAX */
 	}
 	id->ndevices = (uint32_t)dv->n;	/* at most IDENT_DEVICES */
 	return 0;
@@ -409,9 +410,8 @@ void ident_state_clear(struct ident *id)
 {
 	free(id->name);
 	free(id->job);
-	free(id->dev);
+	ident_devs_free(id);
 	id->name = id->job = NULL;
-	id->dev = NULL;
 	for (int r = 0; r < LEDGER_COUNT; r++) {
 		free(id->ledger[r]);
 		id->ledger[r] = NULL;

@@ -168,8 +168,15 @@ static uint64_t ident_sum(const struct ident *id)
 		     (long)id->ndevices, id->dev_seen };
 
 	h = fnv(h, v, sizeof v);
-	if (id->dev)	/* its devices and their counts */
-		h = fnv(h, id->dev, id->ndevices * sizeof *id->dev);
+	/* Its devices and their counts, member by member (a record's
+	 * padding says nothing). */
+	for (size_t i = 0; id->dev && i < id->ndevices; i++) {
+		const struct ident_dev *d = &id->dev[i];
+		h = fnv(h, &d->device, sizeof d->device);
+		h = fnv(h, &d->n, sizeof d->n);
+		h = fnv(h, d->by_resource, sizeof d->by_resource);
+		h = fnv(h, &d->last, sizeof d->last);
+	}
 	for (int r = 0; r < LEDGER_COUNT; r++) {
 		struct ledger l;
 		ident_ledger_get(id, (enum ledger_res)r, &l);

@@ -85,9 +85,29 @@ static void test_record_sizes(void **state)
 		      sizeof(struct ledger), sizeof(struct class_count));
 	if (sizeof(long) == 8 && sizeof(void *) == 8) {
 		assert_true(sizeof(struct process) <= 120);
-		assert_true(sizeof(struct ident) <= 200);
-		assert_true(sizeof(struct ident_dev) <= 88);
+		assert_true(sizeof(struct ident) <= 248);
+		assert_true(sizeof(struct ident_dev) <= 48);
 	}
+	/* One device lives in the record; more in an array, the first kept
+	 * both ways. */
+	struct ident one = { .pid = DEAD_PID };
+	ident_devs_room(&one, 1);
+	assert_ptr_equal(one.dev, &one.dev1);
+	one.dev[0].device = 5;
+	one.ndevices = 1;
+	ident_devs_room(&one, 2);
+	assert_true(one.dev != &one.dev1);
+	assert_int_equal(one.dev[0].device, 5);
+	one.dev[1].device = 6;
+	one.ndevices = 2;
+	ident_devs_room(&one, 1);
+	assert_ptr_equal(one.dev, &one.dev1);
+	assert_int_equal(one.dev1.device, 5);
+	ident_devs_free(&one);
+	assert_null(one.dev);
+	/* A device's count stops at UINT32_MAX. */
+	assert_int_equal(ident_dev_add(UINT32_MAX - 1, 5), UINT32_MAX);
+	assert_int_equal(ident_dev_add(7, 5), 12);
 	model_init(&m);
 	model_add(&m, make(DEAD_PID, "train", RES_STREAM, LOGTIME_UNKNOWN,
 			   NULL), READ_BEFORE);
