@@ -52,16 +52,8 @@ static void ident_free(struct idents *ids, struct ident *id)
 {
 	ident_name_put(ids, id->name);
 	ident_name_put(ids, id->job);
-	free(id->job_file);
 	ident_devs_free(id);
-	if (id->env) {
-		free(id->env->pod_name);
-		free(id->env->pod_namespace);
-		free(id->env->container_name);
-		free(id->env);
-	}
-	for (int r = 0; r < LEDGER_COUNT; r++)
-		free(id->ledger[r]);
+	ident_more_free(id);
 	recpool_put(&ids->pool, id);
 }
 
@@ -297,16 +289,18 @@ static const struct ident_env no_env = {
 
 const struct ident_env *ident_env(const struct ident *id)
 {
-	return id->env ? id->env : &no_env;
+	return id->more && id->more->env ? id->more->env : &no_env;
 }
 
 struct ident_env *ident_env_mut(struct ident *id)
 {
-	if (!id->env) {
-		id->env = xmalloc(sizeof *id->env);
-		*id->env = no_env;
+	struct ident_more *x = ident_more_mut(id);
+
+	if (!x->env) {
+		x->env = xmalloc(sizeof *x->env);
+		*x->env = no_env;
 	}
-	return id->env;
+	return x->env;
 }
 
 static struct ident *ident_make(struct model *m, struct model_host *host,
@@ -370,8 +364,10 @@ void ident_set_job(struct model *m, struct ident *id, const char *job)
 	ident_name_put(&m->idents, id->job);
 	id->job = v;
 	id->job_rule = NULL;
-	free(id->job_file);
-	id->job_file = NULL;
+	if (id->more) {
+		free(id->more->job_file);
+		id->more->job_file = NULL;
+	}
 }
 
 void ident_set_job_by(struct model *m, struct ident *id, const char *job,
@@ -435,17 +431,17 @@ void ident_find_job(struct model *m, struct ident *id, const char *file)
 		}
 	}
 	/* A host's roots come with its report, after its incidents. */
-	if (id->host && !id->job_file)
-		id->job_file = xstrdup(file);
+	if (id->host && !(id->more && id->more->job_file))
+		ident_more_mut(id)->job_file = xstrdup(file);
 }
 
 void model_idents_roots(struct model *m)
 {
 	for (size_t i = 0; i < m->idents.n; i++) {
 		struct ident *id = m->idents.v[i];
-		if (!id->job && id->job_file) {
-			char *file = id->job_file;
-			id->job_file = NULL;
+		if (!id->job && id->more && id->more->job_file) {
+			char *file = id->more->job_file;
+			id->more->job_file = NULL;
 			ident_find_job(m, id, file);
 			free(file);
 		}

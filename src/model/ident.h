@@ -218,22 +218,17 @@ struct ident {
 			 * kept once, as name) */
 	const char *job_rule;	/* which rule named it: IDENT_JOB_*, or NULL
 				 * (restored from a state file) */
-	char *job_file;	/* while it has no job: its first file, for roots
-			 * that come later (a host's report) */
 	logtime_t first, last;		/* its facts' and incidents' times */
-	/* Its ledgers, each made when first counted in (NULL: none yet;
-	 * read them with ident_ledger): most identities have one or none. */
-	struct ledger *ledger[LEDGER_COUNT];
+	/* Its ledgers, its environment, a job's file: NULL while it has
+	 * none (most identities, which are of logs alone). */
+	struct ident_more *more;
 	struct process *proc;	/* its row while the model tracks one */
 	/* ndevices of them, or NULL for none: &dev1 while it has room for
  * one (ident_devs_room; the record never moves, a recpool's). */
 	struct ident_dev *dev;
-	/* What its environment and npu-smi said (NULL: nothing yet):
-	 * ident_env. */
-	struct ident_env *env;
 	struct ident_dev dev1;	/* dev[0] while it has room for one */
 	/* (The narrow members side by side after the 8-byte ones: no
-	 * padding between them; a record of 248 bytes, from a recpool.)
+	 * padding between them; a record of 216 bytes, from a recpool.)
 	 * Ranks and parallel degrees, -1 unknown: 9 digits at most where
 	 * most are read (parse_id, PROCENV_NUMBER_MAX, a state file's
 	 * VIEW_RANK_MAX), and a fact's longer one kept as ident_num says. */
@@ -280,6 +275,23 @@ struct ident_env {
 	 * while it runs: procenv_pod.c); NULL when not known. */
 	char *pod_name, *pod_namespace, *container_name;
 };
+/* What few identities have, made when first needed (ident_more_mut),
+ * so that the record of one of logs alone does not carry it. */
+struct ident_more {
+	/* Its ledgers, each made when first counted in (NULL: none yet;
+	 * read them with ident_ledger). */
+	struct ledger *ledger[LEDGER_COUNT];
+	/* What its environment and npu-smi said (NULL: nothing yet):
+	 * ident_env. */
+	struct ident_env *env;
+	char *job_file;	/* while it has no job: its first file, for roots
+			 * that come later (a host's report) */
+};
+/* Lets go of id->more and all it holds (NULL after). */
+void ident_more_free(struct ident *id);
+/* id's ledger r as made, or NULL while none was counted in. */
+struct ledger *ident_ledger_made(const struct ident *id, enum ledger_res r);
+
 /* id's, or one that says nothing (no map, pids UNKNOWN, no pod). */
 const struct ident_env *ident_env(const struct ident *id);
 

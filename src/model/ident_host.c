@@ -33,7 +33,7 @@ static void take_map(struct ident *id, const struct procenv *pe)
 		if (pe->map[i] < 0 || pe->map[i] > 32767)
 			return;		/* not a device id: no map */
 	/* No map says what the record without one says. */
-	if (n || id->env) {
+	if (n || (id->more && id->more->env)) {
 		struct ident_env *env = ident_env_mut(id);
 		for (size_t i = 0; i < n; i++)
 			env->map[i] = (short)pe->map[i];

@@ -15,6 +15,9 @@ char *ident_name_get(struct idents *ids, const char *s);
 void ident_name_put(struct idents *ids, const char *s);
 void ident_names_free(struct idents *ids);
 
+/* ident_room.c: id->more, made when it has none. */
+struct ident_more *ident_more_mut(struct ident *id);
+
 /* ident.c: the table. */
 /* id's environment record, made when it has none. */
 struct ident_env *ident_env_mut(struct ident *id);

@@ -12,34 +12,6 @@
 
 /* ---- devices ---- */
 
-void ident_devs_room(struct ident *id, size_t n)
-{
-	int inline_now = !id->dev || id->dev == &id->dev1;
-
-	if (n <= 1) {
-		if (!inline_now) {
-			if (id->ndevices)
-				id->dev1 = id->dev[0];
-			free(id->dev);
-		}
-		id->dev = &id->dev1;
-	} else if (inline_now) {
-		struct ident_dev *v = xcalloc(n, sizeof *v);
-		if (id->dev && id->ndevices)
-			v[0] = id->dev1;
-		id->dev = v;
-	} else {
-		id->dev = xrealloc(id->dev, n * sizeof *id->dev);
-	}
-}
-
-void ident_devs_free(struct ident *id)
-{
-	if (id->dev != &id->dev1)
-		free(id->dev);
-	id->dev = NULL;
-}
-
 /* Its slot for device in dev[] (added when new; when all are taken,
  * the oldest goes, with its counts). */
 static size_t dev_slot(struct ident *id, long device)

@@ -37,9 +37,16 @@ int ident_leaks(const struct ident *id)
 /* What a ledger not yet counted in reads as. */
 static const struct ledger no_ledger = { .warm_span = -1 };
 
+struct ledger *ident_ledger_made(const struct ident *id, enum ledger_res r)
+{
+	return id->more ? id->more->ledger[r] : NULL;
+}
+
 const struct ledger *ident_ledger(const struct ident *id, enum ledger_res r)
 {
-	return id->ledger[r] ? id->ledger[r] : &no_ledger;
+	const struct ledger *l = ident_ledger_made(id, r);
+
+	return l ? l : &no_ledger;
 }
 
 void ident_ledger_get(const struct ident *id, enum ledger_res r,
@@ -47,26 +54,28 @@ void ident_ledger_get(const struct ident *id, enum ledger_res r,
 {
 	/* memcpy, not =: the padding too (views hash the bytes). */
 	memcpy(out, ident_ledger(id, r), sizeof *out);
-	if (!id->ledger[r])
+	if (!ident_ledger_made(id, r))
 		out->failed = id->failed_only[r];
 }
 
 struct ledger *ident_ledger_mut(struct ident *id, enum ledger_res r)
 {
-	if (!id->ledger[r]) {
-		struct ledger *l = xmalloc(sizeof *l);
+	struct ledger *l = ident_ledger_made(id, r);
+
+	if (!l) {
+		l = xmalloc(sizeof *l);
 		ident_ledger_get(id, r, l);
-		id->ledger[r] = l;
+		ident_more_mut(id)->ledger[r] = l;
 		id->failed_only[r] = 0;
 	}
-	return id->ledger[r];
+	return l;
 }
 
 void ident_ledger_failed(struct ident *id, enum ledger_res r, logtime_t t)
 {
 	/* Without a ledger nothing was counted to take back (no call line
 	 * came): a count is all it keeps, until it would overflow. */
-	if (!id->ledger[r] && id->failed_only[r] < UINT32_MAX) {
+	if (!ident_ledger_made(id, r) && id->failed_only[r] < UINT32_MAX) {
 		id->failed_only[r]++;
 		return;
 	}

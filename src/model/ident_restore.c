@@ -71,13 +71,16 @@ struct ident *model_ident_restore(struct model *m, const char *host,
 		/* Absolute, as the snapshot has it: none stays none. */
 		enum ledger_res lr = (enum ledger_res)r;
 
-		if (snap->ledger[r])
-			memcpy(ident_ledger_mut(id, lr), snap->ledger[r],
+		const struct ledger *from = ident_ledger_made(snap, lr);
+		struct ledger *to = ident_ledger_made(id, lr);
+
+		if (from)
+			memcpy(ident_ledger_mut(id, lr), from,
 			       sizeof (struct ledger));
-		else if (id->ledger[r])
-			memcpy(id->ledger[r], ident_ledger(snap, lr),
+		else if (to)
+			memcpy(to, ident_ledger(snap, lr),
 			       sizeof (struct ledger));
-		if (!snap->ledger[r])
+		if (!from)
 			id->failed_only[r] = 0;
 	}
 	if (keep_phys && snap->phys_from != PHYS_NONE && snap->phys >= 0) {

@@ -412,10 +412,7 @@ void ident_state_clear(struct ident *id)
 	free(id->job);
 	ident_devs_free(id);
 	id->name = id->job = NULL;
-	for (int r = 0; r < LEDGER_COUNT; r++) {
-		free(id->ledger[r]);
-		id->ledger[r] = NULL;
-	}
+	ident_more_free(id);
 }
 
 int ident_state_restore(struct model *m, const struct jval *arr,

@@ -199,14 +199,14 @@ static void test_failed_creates_not_held(void **state)
 	 * ident.failed_only), and the whole of it read back. */
 	const struct ident *rid = find(&m, 32, "r");
 	struct ledger q;
-	assert_null(rid->ledger[LEDGER_NOTIFY]);
+	assert_null(ident_ledger_made(rid, LEDGER_NOTIFY));
 	ident_ledger_get(rid, LEDGER_NOTIFY, &q);
 	assert_int_equal(q.failed, 1);
 	assert_int_equal(q.from, LEDGER_NONE);
 	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->failed, 0);
 	/* A call line makes its ledger, which takes the failure. */
 	fact(&m, 32, "r", FACT_CREATE, RES_NOTIFY, T0 + 1);
-	assert_non_null(rid->ledger[LEDGER_NOTIFY]);
+	assert_non_null(ident_ledger_made(rid, LEDGER_NOTIFY));
 	assert_int_equal(rid->failed_only[LEDGER_NOTIFY], 0);
 	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->failed, 1);
 	assert_int_equal(ident_ledger(rid, LEDGER_NOTIFY)->attempts, 1);

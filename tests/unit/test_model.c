@@ -85,7 +85,7 @@ static void test_record_sizes(void **state)
 		      sizeof(struct ledger), sizeof(struct class_count));
 	if (sizeof(long) == 8 && sizeof(void *) == 8) {
 		assert_true(sizeof(struct process) <= 120);
-		assert_true(sizeof(struct ident) <= 248);
+		assert_true(sizeof(struct ident) <= 216);
 		assert_true(sizeof(struct ident_dev) <= 48);
 	}
 	/* One device lives in the record; more in an array, the first kept

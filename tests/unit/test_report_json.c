@@ -360,8 +360,10 @@ static void test_identity_json(void **state)
 	struct ledger events = {
 		.from = LEDGER_CALLS, .created = 40, .destroyed = 40,
 	};
-	id.ledger[LEDGER_STREAM] = &streams;
-	id.ledger[LEDGER_EVENT] = &events;
+	struct ident_more more = { .ledger = {
+		[LEDGER_STREAM] = &streams, [LEDGER_EVENT] = &events,
+	} };
+	id.more = &more;
 	ident_json_process(&sb, &id);
 	assert_string_equal(sb.buf,
 		", \"device\": 3, \"devices\": [0, 3], \"rank\": 3, "

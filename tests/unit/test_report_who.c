@@ -39,6 +39,7 @@ struct fixture {
 	struct model m;
 	struct ident id[3];	/* by hand */
 	struct ledger led[2];	/* id[0]'s and id[1]'s stream ledgers */
+	struct ident_more more[3];	/* id[i].more */
 	struct ident *v[3];
 	struct ident *row[3];	/* what the model answers for its rows */
 	int by_hand;		/* the model keeps no identities itself */
@@ -65,7 +66,7 @@ static void setup(struct fixture *f)
 			.host = p->host, .pid = p->pid, .name = (char *)p->name,
 			.device = (long)(i == 2 ? 12 : 3), .phys = -1,
 			.rank = (long)(i * 3 + 3), .local_rank = -1,
-			.proc = p, .alive = i == 1,
+			.proc = p, .alive = i == 1, .more = &f->more[i],
 		};
 		f->v[i] = id;
 	}
@@ -77,8 +78,8 @@ static void setup(struct fixture *f)
 		.from = LEDGER_CALLS, .created = 12, .destroyed = 2,
 		.complete = 1,
 	};
-	f->id[0].ledger[LEDGER_STREAM] = &f->led[0];
-	f->id[1].ledger[LEDGER_STREAM] = &f->led[1];
+	f->more[0].ledger[LEDGER_STREAM] = &f->led[0];
+	f->more[1].ledger[LEDGER_STREAM] = &f->led[1];
 	/* The model's identities, as model_idents gives them: its own,
 	 * given these values, when it keeps them; else these. */
 	f->by_hand = !model_ident(&f->m, f->m.procs[0]);
@@ -92,9 +93,9 @@ static void setup(struct fixture *f)
 		own->rank = f->id[i].rank;
 		own->alive = f->id[i].alive;
 		for (int r = 0; r < LEDGER_COUNT; r++)
-			if (f->id[i].ledger[r])
+			if (f->more[i].ledger[r])
 				*ident_ledger_mut(own, (enum ledger_res)r) =
-					*f->id[i].ledger[r];
+					*f->more[i].ledger[r];
 	}
 	if (f->by_hand) {
 		f->m.idents.v = f->v;
@@ -290,7 +291,7 @@ static void test_ledger_sentences(void **state)
 	sb_reset(&sb);
 	assert_int_equal(ledger_fix_sentence(&sb, NULL, RES_MEMCPY), -1);
 	assert_int_equal(sb.len, 0);
-	f.id[1].ledger[LEDGER_STREAM]->complete = 0;
+	f.more[1].ledger[LEDGER_STREAM]->complete = 0;
 	assert_int_equal(ledger_fix_sentence(&sb, &f.id[1], RES_STREAM), 1);
 	assert_string_equal(sb.buf, "This process created 12 streams and "
 			    "destroyed 2 (counted from its INFO-level calls); "
