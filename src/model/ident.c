@@ -357,6 +357,16 @@ void ident_saw(struct ident *id, logtime_t t)
 
 /* ---- jobs ---- */
 
+/* id's first file kept for a job's roots, now the caller's (NULL: none). */
+static char *take_job_file(struct ident *id)
+{
+	char *file = id->more ? id->more->job_file : NULL;
+
+	if (file)
+		id->more->job_file = NULL;
+	return file;
+}
+
 void ident_set_job(struct model *m, struct ident *id, const char *job)
 {
 	/* job may be id->job itself: taken before the old one goes. */
@@ -364,10 +374,7 @@ void ident_set_job(struct model *m, struct ident *id, const char *job)
 	ident_name_put(&m->idents, id->job);
 	id->job = v;
 	id->job_rule = NULL;
-	if (id->more) {
-		free(id->more->job_file);
-		id->more->job_file = NULL;
-	}
+	free(take_job_file(id));
 }
 
 void ident_set_job_by(struct model *m, struct ident *id, const char *job,
@@ -439,9 +446,8 @@ void model_idents_roots(struct model *m)
 {
 	for (size_t i = 0; i < m->idents.n; i++) {
 		struct ident *id = m->idents.v[i];
-		if (!id->job && id->more && id->more->job_file) {
-			char *file = id->more->job_file;
-			id->more->job_file = NULL;
+		char *file = id->job ? NULL : take_job_file(id);
+		if (file) {
 			ident_find_job(m, id, file);
 			free(file);
 		}
